@@ -1,0 +1,148 @@
+"""Systematic experiments over any world: no domain knowledge, only the schema and the records.
+
+The sweep writes every field of every table with each class of value
+(other choices, flipped booleans, numbers around and far from the current
+ones, other references and null, empty and new text), inserts clones of
+existing records and deletes records. Follow-up experiments generalise a
+positive observation to other records and bisect numeric boundaries.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from memkit.rules import Action, Schema, State
+from memkit.rules.schema import is_number
+
+__all__ = ["sweep", "pick_records", "generalise", "bisect_pairs"]
+
+
+def pick_records(state: State, table: str, k: int, rng: random.Random) -> list[dict[str, Any]]:
+    """Up to ``k`` records of ``table`` that differ from one another as much as possible."""
+    rows = state.rows(table)
+    if not rows:
+        return []
+    chosen = [rows[0]]
+    while len(chosen) < min(k, len(rows)):
+        def distance(r: dict[str, Any]) -> tuple[int, float]:
+            return (min(sum(1 for f in r if f != "id" and r[f] != c.get(f)) for c in chosen), rng.random())
+
+        best = max((r for r in rows if r not in chosen), key=distance)
+        chosen.append(best)
+    return chosen
+
+
+def _number_values(current: Any, column: list[float]) -> list[float]:
+    cur = float(current) if is_number(current) else 0.0
+    hi = max(column + [cur, 1.0])
+    vals = [0.0, round(cur * 2 + 1, 2), round(hi * 10 + 7, 2), round(cur / 2, 2) if cur else 1.0]
+    out: list[float] = []
+    for v in vals:
+        if v != cur and v not in out:
+            out.append(v)
+    return out
+
+
+def sweep(schema: Schema, state: State, rng: random.Random, *, records_per_table: int = 2, new_id=None) -> list[tuple[str, Action]]:
+    """The systematic first pass: (purpose, action) for every table, field and value class, from ``state``."""
+    by_phase: dict[int, list[tuple[str, Action]]] = {}
+
+    def add(phase: int, purpose: str, action: Action) -> None:
+        by_phase.setdefault(phase, []).append((purpose, action))
+
+    for table, spec in schema.tables.items():
+        recs = pick_records(state, table, records_per_table, rng)
+        if not recs:
+            continue
+        for n, rec in enumerate(recs):
+            rid = rec["id"]
+            for fname, fspec in spec.fields.items():
+                cur = rec.get(fname)
+                if fspec.type == "choice":
+                    for choice in fspec.choices or ():
+                        if choice != cur:
+                            add(0 if n == 0 else 2, f"{table}.{fname} -> {choice}", Action("update", table, rid, {fname: choice}))
+                elif fspec.type == "boolean" and n == 0:
+                    add(1, f"{table}.{fname} flipped", Action("update", table, rid, {fname: not bool(cur)}))
+                elif fspec.type == "number":
+                    column = [float(r[fname]) for r in state.rows(table) if is_number(r.get(fname))]
+                    values = _number_values(cur, column)
+                    if n > 0:
+                        values = values[1:3]
+                    for v in values:
+                        add(1 if n == 0 else 3, f"{table}.{fname} = {v}", Action("update", table, rid, {fname: v}))
+                elif fspec.type == "reference" and n == 0:
+                    others = [r["id"] for r in pick_records(state, fspec.ref or "", 3, rng) if r["id"] != cur]
+                    for other in others[:2]:
+                        add(2, f"{table}.{fname} -> other {fspec.ref}", Action("update", table, rid, {fname: other}))
+                    if cur is not None:
+                        add(3, f"{table}.{fname} -> null", Action("update", table, rid, {fname: None}))
+                elif fspec.type == "string" and n == 0:
+                    add(3, f"{table}.{fname} edited", Action("update", table, rid, {fname: f"{cur or ''} (edited)"}))
+                    if cur:
+                        add(3, f"{table}.{fname} emptied", Action("update", table, rid, {fname: ""}))
+        for n, rec in enumerate(recs):
+            values = {k: v for k, v in rec.items() if k != "id" and v is not None}
+            add(1 if n == 0 else 2, f"insert a clone of {table}/{rec['id']}", Action("insert", table, new_id(table) if new_id else f"{table}_probe{n}", values))
+            if n == 0 and any(is_number(v) for v in values.values()):
+                # new numbers everywhere: a field a before rule derives shows up as overridden
+                varied = {k: (round(float(v) * 2 + 1, 2) if is_number(v) else v) for k, v in values.items()}
+                add(1, f"insert a varied clone of {table}/{rec['id']}", Action("insert", table, new_id(table) if new_id else f"{table}_probe_v", varied))
+            add(1 if n == 0 else 3, f"delete {table}/{rec['id']}", Action("delete", table, rec["id"]))
+    out: list[tuple[str, Action]] = []
+    for phase in sorted(by_phase):
+        out.extend(by_phase[phase])
+    return out
+
+
+def generalise(action: Action, state: State, rng: random.Random, k: int = 3, new_id=None) -> list[Action]:
+    """The same write applied to up to ``k`` other, dissimilar records (or inserted under other parents)."""
+    out: list[Action] = []
+    schema = state.schema
+    if action.op in ("update", "delete"):
+        base = state.get(action.table, action.id)
+        candidates = [r for r in pick_records(state, action.table, k + 4, rng) if r["id"] != action.id]
+        # prefer records unlike the original, but on which the write still changes something
+        for rec in candidates:
+            if action.op == "update" and all(rec.get(f) == v for f, v in action.values.items()):
+                continue
+            out.append(Action(action.op, action.table, rec["id"], dict(action.values)))
+            if len(out) >= k:
+                break
+        _ = base
+    else:
+        spec = schema.tables[action.table]
+        refs = [f for f, s in spec.fields.items() if s.type == "reference" and action.values.get(f) is not None]
+        for i in range(k):
+            values = dict(action.values)
+            for f in refs:
+                pool = [r["id"] for r in pick_records(state, spec.fields[f].ref or "", k + 2, rng)]
+                if len(pool) > i + 1:
+                    values[f] = pool[i + 1]
+            out.append(Action("insert", action.table, new_id(action.table) if new_id else f"{action.table}_gen{i}", values))
+    return out
+
+
+def bisect_pairs(actions: Sequence[tuple[Action, bool]]) -> list[tuple[Action, Action, str]]:
+    """Pairs (negative, positive) of writes that differ only in one numeric value: bisection starts."""
+    out: list[tuple[Action, Action, str]] = []
+    seen: set[tuple[str, str, str, str]] = set()
+    for a, pa in actions:
+        if not pa:
+            continue
+        for b, pb in actions:
+            if pb or a.op != b.op or a.table != b.table or set(a.values) != set(b.values):
+                continue
+            if a.op != "insert" and a.id != b.id:
+                continue
+            diff = [f for f in a.values if a.values[f] != b.values[f]]
+            if len(diff) != 1 or not (is_number(a.values[diff[0]]) and is_number(b.values[diff[0]])):
+                continue
+            key = (a.op, a.table, a.id if a.op != "insert" else "", diff[0])
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append((b, a, diff[0]))
+    return out

@@ -1,0 +1,317 @@
+"""Enumerative hypothesis spaces: value expressions, conditions (as DNF over literals), targets.
+
+Nothing here knows a domain: every candidate is built from the schema
+(fields, reference paths, aggregates over tables that refer back) and from
+values seen in observations. Candidates come in order of complexity, and the
+first one consistent with every observation wins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from memkit.rules import Schema
+from memkit.rules.ast import literal_source
+from memkit.rules.schema import is_number
+from memkit.rules.values import normalize, values_equal
+
+__all__ = [
+    "paths_from",
+    "value_candidates",
+    "find_value",
+    "Literal",
+    "condition_literals",
+    "learn_dnf",
+    "nice_between",
+]
+
+
+def paths_from(schema: Schema, table: str, root: str = "current", hops: int = 2) -> list[tuple[str, str, str]]:
+    """Every path ``root.f``, ``root.r.f``, ... up to ``hops`` reference hops: (source, field type, table of the last field)."""
+    out: list[tuple[str, str, str]] = [(f"{root}.id", "id", table)]
+    frontier: list[tuple[str, str]] = [(root, table)]
+    for depth in range(hops + 1):
+        nxt: list[tuple[str, str]] = []
+        for prefix, t in frontier:
+            for fname, spec in schema.tables[t].fields.items():
+                src = f"{prefix}.{fname}"
+                if depth > 0 or prefix != root:
+                    pass
+                out.append((src, spec.type, t))
+                if spec.type == "reference" and spec.ref and depth < hops:
+                    nxt.append((src, spec.ref))
+        frontier = nxt
+    # de-duplicate while keeping order
+    seen: set[str] = set()
+    uniq = []
+    for item in out:
+        if item[0] not in seen:
+            seen.add(item[0])
+            uniq.append(item)
+    return uniq
+
+
+def _aggregates(schema: Schema, table: str, anchors: list[tuple[str, str]]) -> list[str]:
+    """sum/count over tables with a reference into an anchor's table, joined on that anchor."""
+    out: list[str] = []
+    for anchor_src, anchor_table in anchors:
+        for t3, spec3 in schema.tables.items():
+            for rname, rspec in spec3.fields.items():
+                if rspec.type != "reference" or rspec.ref != anchor_table:
+                    continue
+                where = f"row.{rname} == {anchor_src}"
+                out.append(f"count({t3}, {where})")
+                for gname, gspec in spec3.fields.items():
+                    if gspec.type == "number":
+                        out.append(f"sum({t3}, {gname}, {where})")
+                for cname, cspec in spec3.fields.items():
+                    if cspec.type == "choice":
+                        for choice in cspec.choices or ():
+                            w2 = f"{where} and row.{cname} == {literal_source(choice)}"
+                            out.append(f"count({t3}, {w2})")
+                            for gname, gspec in spec3.fields.items():
+                                if gspec.type == "number":
+                                    out.append(f"sum({t3}, {gname}, {w2})")
+    return out
+
+
+def _anchors(schema: Schema, table: str) -> list[tuple[str, str]]:
+    anchors = [("current.id", table)]
+    for src, ftype, t in paths_from(schema, table, "current", hops=1):
+        if ftype == "reference":
+            fname = src.split(".")[-1]
+            ref = schema.tables[t].fields[fname].ref
+            if ref:
+                anchors.append((src, ref))
+    return anchors
+
+
+def value_candidates(
+    schema: Schema,
+    table: str,
+    targets: Sequence[Any],
+    *,
+    target_type: str | None = None,
+    row_table: str | None = None,
+    first_inputs: Callable[[str], Any] | None = None,
+) -> Iterator[str]:
+    """Candidate expressions for a written value, simplest first.
+
+    ``targets`` are the values to explain; ``first_inputs(src)`` evaluates a
+    source on the first example (used to infer constants in ``a * c`` and
+    ``a + c``).
+    """
+    all_same = all(values_equal(t, targets[0]) for t in targets)
+    atoms = paths_from(schema, table, "current", 2)
+    prev_atoms = [(s.replace("current.", "previous.", 1), ty, t) for s, ty, t in paths_from(schema, table, "current", 0)]
+    row_atoms = paths_from(schema, row_table, "row", 1) if row_table else []
+    all_atoms = atoms + row_atoms + prev_atoms
+    const = literal_source(normalize(targets[0])) if targets and targets[0] is not _MISSING else None
+    if target_type == "reference" or (targets and isinstance(targets[0], str) and not all_same):
+        for src, _, _ in all_atoms:
+            yield src
+        if all_same and const is not None:
+            yield const
+    else:
+        if all_same and const is not None:
+            yield const
+        for src, _, _ in all_atoms:
+            yield src
+    if not targets or not all(is_number(t) for t in targets):
+        return
+    nums = [src for src, ty, _ in atoms + row_atoms + prev_atoms if ty == "number"]
+    for a in nums:
+        if first_inputs is not None:
+            a0 = first_inputs(a)
+            if is_number(a0):
+                t0 = float(targets[0])
+                if a0 != 0:
+                    c = round(t0 / a0, 6)
+                    yield f"{a} * {literal_source(normalize(c))}"
+                    yield f"round({a} * {literal_source(normalize(c))}, 2)"
+                c2 = round(t0 - a0, 6)
+                yield f"{a} + {literal_source(normalize(c2))}"
+    for i, a in enumerate(nums):
+        for b in nums[i:]:
+            yield f"{a} * {b}"
+            yield f"round({a} * {b}, 2)"
+            yield f"{a} + {b}"
+    for a in nums:
+        for b in nums:
+            if a != b:
+                yield f"{a} - {b}"
+                yield f"{a} / {b}"
+                yield f"round({a} / {b}, 2)"
+    for agg in _aggregates(schema, table, _anchors(schema, table)):
+        yield agg
+        yield f"round({agg}, 2)"
+
+
+_MISSING = object()
+
+
+def find_value(candidates: Iterable[str], fits: Callable[[str], bool], limit: int = 20000) -> str | None:
+    """The first candidate for which ``fits`` holds (at most ``limit`` tried)."""
+    seen: set[str] = set()
+    for n, src in enumerate(candidates):
+        if n >= limit:
+            break
+        if src in seen:
+            continue
+        seen.add(src)
+        if fits(src):
+            return src
+    return None
+
+
+@dataclass(frozen=True)
+class Literal:
+    """A condition literal with a preference rank (lower is preferred when coverage ties)."""
+
+    source: str
+    rank: int
+
+
+def _digits(x: float) -> int:
+    """Significant digits of x (fewer is 'rounder'): 1000 -> 1, 1250 -> 3, 999.99 -> 5."""
+    text = format(abs(float(x)), ".6f").rstrip("0").rstrip(".").replace(".", "").lstrip("0")
+    return len(text.rstrip("0")) or 1
+
+
+def nice_between(lo: float, hi: float) -> float:
+    """The 'roundest' number x with lo < x <= hi (fewest significant digits)."""
+    if hi <= lo:
+        return hi
+    for step in (1000, 500, 100, 50, 10, 5, 1, 0.5, 0.1, 0.05, 0.01, 0.001, 0.0001):
+        import math
+
+        x = math.floor(hi / step) * step
+        if lo < x <= hi:
+            return round(x, 6)
+    return hi
+
+
+def condition_literals(
+    schema: Schema,
+    table: str,
+    event: str,
+    written: set[str],
+    values_of: Callable[[str], list[Any]],
+    pos_values_of: Callable[[str], list[Any]],
+) -> list[Literal]:
+    """Candidate literals for a rule on (table, event).
+
+    ``values_of(src)`` gives the value of a path over all examples,
+    ``pos_values_of(src)`` over the positives only (thresholds sit between
+    positive and negative values).
+    """
+    lits: list[Literal] = []
+    spec = schema.tables[table]
+    if event != "delete":
+        for fname in spec.fields:
+            lits.append(Literal(f"changed({fname})", 0 if fname in written else 6))
+    for src, ftype, _ in paths_from(schema, table, "current", 2):
+        hop = src.count(".") - 1
+        base_rank = 1 + 2 * hop
+        if ftype in ("choice", "boolean", "string", "reference"):
+            seen: list[Any] = []
+            for v in pos_values_of(src):
+                if not any(values_equal(v, s) for s in seen):
+                    seen.append(v)
+            for v in seen[:12]:
+                lit = f"{src} == {literal_source(v)}"
+                lits.append(Literal(lit, base_rank + (3 if ftype in ("string", "reference") else 0)))
+                if hop == 0 and event == "update":
+                    fname = src.split(".")[1]
+                    lits.append(Literal(f"changes_to({fname}, {literal_source(v)})", 0 if fname in written else 5))
+                    lits.append(Literal(f"previous.{fname} == {literal_source(v)}", base_rank + 2))
+            if ftype in ("string", "reference"):
+                lits.append(Literal(f"is_empty({src})", base_rank + 1))
+                lits.append(Literal(f"not is_empty({src})", base_rank + 1))
+            for v in seen[:6]:
+                lits.append(Literal(f"{src} != {literal_source(v)}", base_rank + 2))
+        elif ftype == "number":
+            pos = sorted({float(v) for v in pos_values_of(src) if is_number(v)})
+            allv = sorted({float(v) for v in values_of(src) if is_number(v)})
+            if not pos or not allv:
+                continue
+            lo_pos, hi_pos = pos[0], pos[-1]
+            below = [v for v in allv if v < lo_pos]
+            above = [v for v in allv if v > hi_pos]
+            if below:
+                t = below[-1]
+                gt, ge = f"{src} > {literal_source(normalize(t))}", f"{src} >= {literal_source(normalize(lo_pos))}"
+                first, second = (gt, ge) if _digits(t) <= _digits(lo_pos) else (ge, gt)
+                lits.append(Literal(first, base_rank + 1))
+                lits.append(Literal(second, base_rank + 2))
+            if above:
+                t = above[0]
+                lt, le = f"{src} < {literal_source(normalize(t))}", f"{src} <= {literal_source(normalize(hi_pos))}"
+                first, second = (lt, le) if _digits(t) <= _digits(hi_pos) else (le, lt)
+                lits.append(Literal(first, base_rank + 1))
+                lits.append(Literal(second, base_rank + 2))
+            lits.append(Literal(f"{src} > 0", base_rank + 3))
+    return lits
+
+
+def learn_dnf(
+    literals: Sequence[Literal],
+    truth: Callable[[str], list[bool]],
+    positives: Sequence[int],
+    negatives: Sequence[int],
+    *,
+    max_terms: int = 3,
+    max_literals: int = 3,
+) -> list[list[str]] | None:
+    """Sequential covering: a disjunction of conjunctions true on every positive and no negative.
+
+    Returns [] for "always true" (no negatives), None when no such formula
+    is found within the bounds.
+    """
+    if not positives:
+        return None
+    if not negatives:
+        return []
+    table: dict[str, list[bool]] = {}
+    for lit in literals:
+        if lit.source not in table:
+            vals = truth(lit.source)
+            if any(vals[i] for i in positives):
+                table[lit.source] = vals
+    ranks = {lit.source: lit.rank for lit in literals}
+    uncovered = set(positives)
+    terms: list[list[str]] = []
+    while uncovered and len(terms) < max_terms:
+        term: list[str] = []
+        cov_pos = set(uncovered)
+        cov_neg = set(negatives)
+        while cov_neg and len(term) < max_literals:
+            best = None
+            best_key = None
+            for src, vals in table.items():
+                if src in term:
+                    continue
+                p = sum(1 for i in cov_pos if vals[i])
+                if p == 0:
+                    continue
+                n = sum(1 for i in cov_neg if vals[i])
+                if n == len(cov_neg):
+                    continue
+                key = (n == 0, p - 2 * n, -ranks[src], -len(src))
+                if best_key is None or key > best_key:
+                    best, best_key = src, key
+            if best is None:
+                break
+            term.append(best)
+            vals = table[best]
+            cov_pos = {i for i in cov_pos if vals[i]}
+            cov_neg = {i for i in cov_neg if vals[i]}
+        if cov_neg or not cov_pos:
+            break
+        terms.append(term)
+        uncovered -= cov_pos
+    if uncovered:
+        return None
+    return terms

@@ -1,0 +1,540 @@
+"""Induction: turn observations into rules, slot by slot, and keep the model consistent with them.
+
+For every slot with side effects the model does not explain, the learner
+searches (1) the target (own record, a reference path, or a where clause),
+(2) a value expression consistent with every positive observation, and (3) a
+condition in disjunctive normal form that holds on every positive and on no
+informative negative (a negative is informative when the rule, had it fired,
+would have changed something visible). Rules whose slot shows no positive in
+the current world while its informative negatives pile up are retired; rules
+contradicted by the current world are revised in place (same id).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from memkit.errors import MemkitError
+from memkit.rules import Action, Engine, Rule, Schema, effect_key, parse_rule
+from memkit.rules.model import Evidence, RuleModel
+from memkit.rules.scoring import score_effects
+from memkit.rules.state import Record
+from memkit.rules.values import normalize, values_equal
+
+from agents.cda.contexts import FAIL, Example, eval_on, example_of
+from agents.cda.hypotheses import condition_literals, find_value, learn_dnf, paths_from, value_candidates
+from agents.cda.session import Observation
+from agents.cda.slots import Slot, effects_in_slot, slot_of_rule, slots_of_effects
+
+__all__ = ["Inducer", "InductionResult", "LearnedSlot"]
+
+
+@dataclass
+class LearnedSlot:
+    """A rule found for a slot, with the observations it rests on."""
+
+    slot: Slot
+    rule: dict[str, Any]
+    positives: list[int]
+    negatives: list[int]
+
+
+@dataclass
+class InductionResult:
+    """What one induction pass changed."""
+
+    added: list[str] = field(default_factory=list)
+    revised: list[str] = field(default_factory=list)
+    retired: list[str] = field(default_factory=list)
+    failed: list[Slot] = field(default_factory=list)
+
+    @property
+    def edits(self) -> int:
+        return len(self.added) + len(self.revised) + len(self.retired)
+
+
+def _evidence(obs: Observation, world: str, supports: bool, note: str = "") -> Evidence:
+    return Evidence(action=obs.action.to_dict(), effects=[list(e) for e in obs.effects], world=world, supports=supports, note=note)
+
+
+class Inducer:
+    """Learns and repairs single-action rules from observations of one world."""
+
+    def __init__(self, schema: Schema, *, may_edit: Callable[[str], bool] = lambda rid: True) -> None:
+        self.schema = schema
+        self.may_edit = may_edit
+
+    # -- residuals ----------------------------------------------------------
+    def _predict(self, rules: Sequence[Rule], obs: Observation) -> tuple[list, list[str]]:
+        engine = Engine(self.schema, rules)
+        result = engine.run(obs.before, obs.action)
+        return result.effects, result.fired
+
+    def residual_slots(self, model: RuleModel, observations: Sequence[Observation]) -> dict[Slot, int]:
+        """Slots with effects the model misses or invents, with how many observations show it."""
+        engine = Engine(self.schema, model.active_rules())
+        bad: Counter[Slot] = Counter()
+        for obs in observations:
+            if obs.rolled_back:
+                continue
+            pred = engine.run(obs.before, obs.action).effects
+            got = slots_of_effects(obs.action, obs.effects)
+            want = slots_of_effects(obs.action, pred)
+            for slot in set(got) | set(want):
+                a = Counter(effect_key(e) for e in got.get(slot, []))
+                b = Counter(effect_key(e) for e in want.get(slot, []))
+                if a != b:
+                    bad[slot] += 1
+        return dict(bad)
+
+    # -- the pass -------------------------------------------------------------
+    def run(self, model: RuleModel, observations: Sequence[Observation], world: str) -> InductionResult:
+        """One induction pass over all observations of this world."""
+        result = InductionResult()
+        obs = [o for o in observations if not o.rolled_back and getattr(o, "after", None) is not None]
+        if not obs:
+            return result
+        bad = self.residual_slots(model, obs)
+        by_slot = self._rules_by_slot(model)
+        for slot in sorted(bad, key=lambda s: (-bad[s], s)):
+            existing = [rid for rid in by_slot.get(slot, []) if model.get(rid).status == "active"]
+            learned = self.learn_slot(slot, obs)
+            if learned is None:
+                # no consistent hypothesis: an existing rule with no positive left is stale
+                if existing and not self._has_positive(slot, obs):
+                    for rid in existing:
+                        if self.may_edit(rid):
+                            ev = [_evidence(o, world, False, "slot effect absent") for o in self._trigger_obs(slot, obs)[:3]]
+                            model.retire(rid, reason=f"its effect ({_slot_text(slot)}) no longer appears when its trigger runs", evidence=ev)
+                            result.retired.append(rid)
+                else:
+                    result.failed.append(slot)
+                continue
+            ev = [_evidence(obs[i], world, True) for i in learned.positives[:5]]
+            rule = learned.rule
+            if existing:
+                target = existing[0]
+                if not self.may_edit(target):
+                    # an inherited rule we may not touch: add a new one beside it only if it adds something
+                    self._add(model, rule, slot, ev, result, world)
+                    continue
+                old = model.get(target).rule
+                if _same_rule(old, rule):
+                    continue
+                try:
+                    model.revise(target, {**rule, "id": target}, reason=f"observations in {world} contradict it ({_slot_text(slot)})", evidence=ev)
+                    result.revised.append(target)
+                except MemkitError:
+                    result.failed.append(slot)
+                for extra in existing[1:]:
+                    if self.may_edit(extra):
+                        model.retire(extra, reason=f"superseded by {target} for {_slot_text(slot)}", evidence=ev[:1])
+                        result.retired.append(extra)
+            else:
+                self._add(model, rule, slot, ev, result, world)
+        return result
+
+    def _add(self, model: RuleModel, rule: dict[str, Any], slot: Slot, ev: list[Evidence], result: InductionResult, world: str) -> None:
+        try:
+            rid = model.add(rule, reason=f"explains {_slot_text(slot)} seen in {world}", evidence=ev, confidence=min(0.5 + 0.1 * len(ev), 0.95))
+        except MemkitError:
+            result.failed.append(slot)
+            return
+        result.added.append(rid)
+
+    def _rules_by_slot(self, model: RuleModel) -> dict[Slot, list[str]]:
+        out: dict[Slot, list[str]] = {}
+        for lr in model.rules:
+            if lr.status != "active":
+                continue
+            try:
+                rule = parse_rule(lr.rule, self.schema)
+            except MemkitError:
+                continue
+            for slot in slot_of_rule(rule):
+                out.setdefault(slot, []).append(lr.id)
+        return out
+
+    def _trigger_obs(self, slot: Slot, obs: Sequence[Observation]) -> list[Observation]:
+        return [o for o in obs if o.action.table == slot[1] and o.action.op == slot[2]]
+
+    def _has_positive(self, slot: Slot, obs: Sequence[Observation]) -> bool:
+        return any(effects_in_slot(slot, o.action, o.effects) for o in self._trigger_obs(slot, obs))
+
+    # -- learning one slot --------------------------------------------------------
+    def learn_slot(self, slot: Slot, observations: Sequence[Observation]) -> LearnedSlot | None:
+        """Learn one rule (dict) explaining ``slot`` on these observations, or None."""
+        kind, table, event = slot[0], slot[1], slot[2]
+        trig = [o for o in observations if o.action.table == table and o.action.op == event]
+        examples = [example_of(o, self.schema) for o in trig]
+        pos = [i for i, o in enumerate(trig) if effects_in_slot(slot, o.action, o.effects)]
+        if not pos:
+            return None
+        pool_obs = [o for o in observations if o.action.table == table and (kind != "own" or o.action.op != "delete")]
+        pool_ex = [example_of(o, self.schema) for o in pool_obs]
+        pool_pos = [i for i, o in enumerate(pool_obs) if effects_in_slot((kind, table, o.action.op, *slot[3:]), o.action, o.effects)]
+        pool = (pool_ex, pool_pos) if len(pool_pos) > len(pos) else None
+        if kind == "own":
+            learned = self._learn_own(slot, examples, pos, pool)
+        elif kind == "upd":
+            learned = self._learn_upd(slot, examples, pos, pool)
+        elif kind == "create":
+            learned = self._learn_create(slot, examples, pos, pool)
+        else:
+            learned = self._learn_del(slot, examples, pos)
+        if learned is None:
+            return None
+        # map example indexes back to observation indexes of the caller
+        index = {id(o): i for i, o in enumerate(observations)}
+        learned.positives = [index[id(trig[i])] for i in learned.positives]
+        learned.negatives = [index[id(trig[i])] for i in learned.negatives]
+        return learned
+
+    def _rule_dict(self, slot: Slot, when: str, action: dict[str, Any], condition: str | None) -> dict[str, Any]:
+        rule: dict[str, Any] = {"id": "candidate", "table": slot[1], "events": [slot[2]], "when": when}
+        if condition:
+            rule["condition"] = condition
+        rule["actions"] = [action]
+        return rule
+
+    def _condition(self, slot: Slot, examples: list[Example], pos: list[int], neg: list[int], *, after_rule: bool) -> str | None | bool:
+        """A condition string, None for "always", or False when none fits."""
+        if not neg:
+            return None
+        table, event = slot[1], slot[2]
+        ex_idx = pos + neg
+        written: set[str] = set()
+        for i in pos:
+            written |= set(examples[i].obs.action.values)
+
+        def values_of(src: str, idx: Sequence[int] = ex_idx) -> list[Any]:
+            return [v for v in (eval_on(src, self.schema, examples[i], after_rule=after_rule) for i in idx) if v is not FAIL]
+
+        lits = condition_literals(self.schema, table, event, written, values_of, lambda s: values_of(s, pos))
+        cache: dict[str, list[bool]] = {}
+
+        def truth(src: str) -> list[bool]:
+            if src not in cache:
+                cache[src] = [eval_on(src, self.schema, ex, after_rule=after_rule) is True for ex in examples]
+            return cache[src]
+
+        dnf = learn_dnf(lits, truth, pos, neg)
+        if dnf is None:
+            return False
+        if not dnf:
+            return None
+        terms = [" and ".join(t) for t in dnf]
+        if len(terms) == 1:
+            return terms[0]
+        return " or ".join(f"({t})" if " and " in t else t for t in terms)
+
+    # own record: a before rule with set
+    def _learn_own(self, slot: Slot, examples: list[Example], pos: list[int], pool: tuple[list[Example], list[int]] | None = None) -> LearnedSlot | None:
+        f = slot[3]
+        fspec = self.schema.tables[slot[1]].fields[f]
+        examples = [ex.masking(self.schema, f) for ex in examples]
+        src = None
+        if pool is not None:
+            pex = [ex.masking(self.schema, f) for ex in pool[0]]
+            src = self._find_value(slot[1], None, [pex[i].obs.after.get(slot[1], pex[i].record_id).get(f) if pex[i].obs.after.get(slot[1], pex[i].record_id) else None for i in pool[1]],
+                                   fspec.type, [(pex[i], None) for i in pool[1]], after_rule=False)
+        if src is None:
+            targets = [ex.obs.after.get(slot[1], ex.record_id).get(f) for ex in (examples[i] for i in pos)]
+            src = self._find_value(slot[1], None, targets, fspec.type, [(examples[i], None) for i in pos], after_rule=False)
+        if src is None:
+            return None
+        neg = []
+        for i, ex in enumerate(examples):
+            if i in pos or f in ex.obs.action.values:
+                continue
+            would = eval_on(src, self.schema, ex, after_rule=False)
+            if would is FAIL or not values_equal(would, ex.current.get(f)):
+                neg.append(i)
+        cond = self._condition(slot, examples, pos, neg, after_rule=False)
+        if cond is False:
+            return None
+        return LearnedSlot(slot, self._rule_dict(slot, "before", {"set": {f: src}}, cond), pos, neg)  # type: ignore[arg-type]
+
+    def _find_value(self, table: str, row_table: str | None, targets: list[Any], ftype: str | None,
+                    cases: list[tuple[Example, Record | None]], *, after_rule: bool) -> str | None:
+        first_ex, first_row = cases[0]
+
+        def first(src: str) -> Any:
+            v = eval_on(src, self.schema, first_ex, after_rule=after_rule, row=first_row, row_table=row_table)
+            return None if v is FAIL else v
+
+        def fits(src: str) -> bool:
+            for (ex, row), want in zip(cases, targets):
+                got = eval_on(src, self.schema, ex, after_rule=after_rule, row=row, row_table=row_table)
+                if got is FAIL or not values_equal(got, want):
+                    return False
+            return True
+
+        return find_value(value_candidates(self.schema, table, targets, target_type=ftype, row_table=row_table, first_inputs=first), fits)
+
+    # another record's field: an after rule with update (path) or update_where
+    def _changed_rows(self, slot: Slot, ex: Example) -> dict[str, Any]:
+        t2, f = slot[3], slot[4]
+        s2 = (slot[0], slot[1], ex.event, *slot[3:])
+        out: dict[str, Any] = {}
+        for e in effects_in_slot(s2, ex.obs.action, ex.obs.effects):
+            rec = ex.after.get(t2, e[2])
+            out[e[2]] = rec.get(f) if rec is not None else e[4]
+        return out
+
+    def _learn_upd(self, slot: Slot, examples: list[Example], pos: list[int], pool: tuple[list[Example], list[int]] | None = None) -> LearnedSlot | None:
+        table, t2, f = slot[1], slot[3], slot[4]
+        fspec = self.schema.tables[t2].fields[f]
+        changed: dict[int, dict[str, Any]] = {i: self._changed_rows(slot, examples[i]) for i in pos}
+        examples = list(examples)
+        for i in pos:
+            examples[i] = examples[i].masking_after(t2, {rid: f for rid in changed[i]})
+        self._pool_changed = {}
+        if pool is not None:
+            pex = list(pool[0])
+            for i in pool[1]:
+                self._pool_changed[i] = self._changed_rows(slot, pex[i])
+                pex[i] = pex[i].masking_after(t2, {rid: f for rid in self._pool_changed[i]})
+            pool = (pex, pool[1])
+        self._pool = pool
+        # 1) a reference path when every positive changed exactly one record
+        if all(len(c) == 1 for c in changed.values()):
+            for src, ftype, last_table in paths_from(self.schema, table, "current", 2):
+                if ftype != "reference":
+                    continue
+                fname = src.split(".")[-1]
+                if self.schema.tables[last_table].fields[fname].ref != t2:
+                    continue
+                ok = all(eval_on(src, self.schema, examples[i], after_rule=True) == next(iter(changed[i])) for i in pos)
+                if not ok:
+                    continue
+                learned = self._learn_upd_target(slot, examples, pos, changed, src)
+                if learned is not None:
+                    return learned
+        # 2) a where clause over t2
+        for where in self._where_candidates(table, t2):
+            def matches(ex: Example) -> list[str]:
+                out = []
+                for rec in ex.before.rows(t2):
+                    if ex.obs.action.op == "delete" and t2 == table and rec["id"] == ex.record_id:
+                        continue
+                    if eval_on(where, self.schema, ex, after_rule=True, row=rec, row_table=t2) is True:
+                        out.append(rec["id"])
+                return out
+
+            cases: list[tuple[Example, Record | None]] = []
+            targets: list[Any] = []
+            ok = True
+            for i in pos:
+                m = matches(examples[i])
+                if not set(changed[i]) <= set(m):
+                    ok = False
+                    break
+                for rid, v in changed[i].items():
+                    cases.append((examples[i], examples[i].before.get(t2, rid)))
+                    targets.append(v)
+            if not ok:
+                continue
+            src = self._find_value(table, t2, targets, fspec.type, cases, after_rule=True)
+            if src is None:
+                continue
+            # matched rows that did not change must already hold the value
+            consistent = True
+            for i in pos:
+                ex = examples[i]
+                for rid in matches(ex):
+                    if rid in changed[i]:
+                        continue
+                    row = ex.before.get(t2, rid)
+                    would = eval_on(src, self.schema, ex, after_rule=True, row=row, row_table=t2)
+                    if would is FAIL or not values_equal(would, row.get(f) if row else None):
+                        consistent = False
+                        break
+                if not consistent:
+                    break
+            if not consistent:
+                continue
+            neg = []
+            for i, ex in enumerate(examples):
+                if i in pos:
+                    continue
+                for rid in matches(ex):
+                    row = ex.before.get(t2, rid)
+                    would = eval_on(src, self.schema, ex, after_rule=True, row=row, row_table=t2)
+                    if would is FAIL or not values_equal(would, row.get(f) if row else None):
+                        neg.append(i)
+                        break
+            cond = self._condition(slot, examples, pos, neg, after_rule=True)
+            if cond is False:
+                continue
+            action = {"update_where": {"table": t2, "where": where, "set": {f: src}}}
+            return LearnedSlot(slot, self._rule_dict(slot, "after", action, cond), pos, neg)  # type: ignore[arg-type]
+        return None
+
+    def _learn_upd_target(self, slot: Slot, examples: list[Example], pos: list[int], changed: dict[int, dict[str, Any]], target: str) -> LearnedSlot | None:
+        table, t2, f = slot[1], slot[3], slot[4]
+        fspec = self.schema.tables[t2].fields[f]
+        src = None
+        pool = getattr(self, "_pool", None)
+        if pool is not None:
+            pex, ppos = pool
+            pcases, ptargets = [], []
+            for i in ppos:
+                rows = self._pool_changed[i]
+                tid = eval_on(target, self.schema, pex[i], after_rule=True)
+                if len(rows) == 1 and tid in rows:
+                    pcases.append((pex[i], None))
+                    ptargets.append(rows[tid])
+            if len(pcases) > len(pos):
+                src = self._find_value(table, None, ptargets, fspec.type, pcases, after_rule=True)
+        if src is None:
+            targets = [next(iter(changed[i].values())) for i in pos]
+            src = self._find_value(table, None, targets, fspec.type, [(examples[i], None) for i in pos], after_rule=True)
+        if src is None:
+            return None
+        neg = []
+        for i, ex in enumerate(examples):
+            if i in pos:
+                continue
+            tid = eval_on(target, self.schema, ex, after_rule=True)
+            rec = ex.before.get(t2, tid) if isinstance(tid, str) else None
+            if rec is None:
+                continue
+            would = eval_on(src, self.schema, ex, after_rule=True)
+            if would is FAIL or not values_equal(would, rec.get(f)):
+                neg.append(i)
+        cond = self._condition(slot, examples, pos, neg, after_rule=True)
+        if cond is False:
+            return None
+        action = {"update": {"target": target, "set": {f: src}}}
+        return LearnedSlot(slot, self._rule_dict(slot, "after", action, cond), pos, neg)  # type: ignore[arg-type]
+
+    def _where_candidates(self, table: str, t2: str) -> list[str]:
+        anchors = [("current.id", table)]
+        for src, ftype, last in paths_from(self.schema, table, "current", 1):
+            if ftype == "reference":
+                ref = self.schema.tables[last].fields[src.split(".")[-1]].ref
+                if ref:
+                    anchors.append((src, ref))
+        base: list[str] = []
+        for rname, rspec in self.schema.tables[t2].fields.items():
+            if rspec.type != "reference":
+                continue
+            for asrc, atable in anchors:
+                if rspec.ref == atable:
+                    base.append(f"row.{rname} == {asrc}")
+        out = list(base)
+        for b in base:
+            for cname, cspec in self.schema.tables[t2].fields.items():
+                if cspec.type == "choice":
+                    for choice in cspec.choices or ():
+                        out.append(f"{b} and row.{cname} == '{choice}'")
+                        out.append(f"{b} and row.{cname} != '{choice}'")
+                elif cspec.type == "boolean":
+                    out.append(f"{b} and row.{cname} == true")
+                    out.append(f"{b} and row.{cname} == false")
+        return out
+
+    # created records: an after rule with create
+    def _learn_create(self, slot: Slot, examples: list[Example], pos: list[int], pool: tuple[list[Example], list[int]] | None = None) -> LearnedSlot | None:
+        table, t2 = slot[1], slot[3]
+        spec = self.schema.tables[t2]
+        examples = list(examples)
+        created: dict[int, Record] = {}
+        for i in pos:
+            ex = examples[i]
+            new_ids = [rid for rid in ex.after.tables[t2] if rid not in ex.before.tables[t2] and not (ex.obs.action.op == "insert" and t2 == table and rid == ex.record_id)]
+            if not new_ids:
+                return None
+            created[i] = ex.after.get(t2, new_ids[0])  # type: ignore[assignment]
+            examples[i] = ex.masking_after(t2, {rid: None for rid in new_ids})
+        values: dict[str, str] = {}
+        for fname, fspec in spec.fields.items():
+            targets = [created[i].get(fname) for i in pos]
+            if all(t is None for t in targets):
+                continue
+            if fspec.has_default and all(values_equal(t, fspec.default) for t in targets):
+                continue
+            src = self._find_value(table, None, targets, fspec.type, [(examples[i], None) for i in pos], after_rule=True)
+            if src is not None:
+                values[fname] = src
+        if not values:
+            return None
+        neg = [i for i in range(len(examples)) if i not in pos]
+        cond = self._condition(slot, examples, pos, neg, after_rule=True)
+        if cond is False:
+            return None
+        action = {"create": {"table": t2, "values": values}}
+        return LearnedSlot(slot, self._rule_dict(slot, "after", action, cond), pos, neg)  # type: ignore[arg-type]
+
+    # deleted records: an after rule with delete_where
+    def _learn_del(self, slot: Slot, examples: list[Example], pos: list[int]) -> LearnedSlot | None:
+        table, t2 = slot[1], slot[3]
+        deleted = {i: {e[2] for e in effects_in_slot(slot, examples[i].obs.action, examples[i].obs.effects)} for i in pos}
+        for where in self._where_candidates(table, t2):
+            def matches(ex: Example) -> set[str]:
+                return {rec["id"] for rec in ex.before.rows(t2)
+                        if not (ex.obs.action.op == "delete" and t2 == table and rec["id"] == ex.record_id)
+                        and eval_on(where, self.schema, ex, after_rule=True, row=rec, row_table=t2) is True}
+
+            if not all(matches(examples[i]) == deleted[i] for i in pos):
+                continue
+            neg = [i for i, ex in enumerate(examples) if i not in pos and matches(ex)]
+            cond = self._condition(slot, examples, pos, neg, after_rule=True)
+            if cond is False:
+                continue
+            action = {"delete_where": {"table": t2, "where": where}}
+            return LearnedSlot(slot, self._rule_dict(slot, "after", action, cond), pos, neg)  # type: ignore[arg-type]
+        return None
+
+    # -- pruning --------------------------------------------------------------------
+    def prune_redundant(self, model: RuleModel, observations: Sequence[Observation], world: str) -> list[str]:
+        """Retire editable rules whose removal loses nothing on the observations they fire in."""
+        obs = [o for o in observations if not o.rolled_back]
+        retired: list[str] = []
+        for lr in sorted(model.active(), key=lambda r: len(r.evidence)):
+            if not self.may_edit(lr.id):
+                continue
+            rules = model.active_rules()
+            with_engine = Engine(self.schema, rules)
+            without = Engine(self.schema, [r for r in rules if r.id != lr.id])
+            fired_any = False
+            loss = 0.0
+            for o in obs:
+                res = with_engine.run(o.before, o.action)
+                if lr.id not in res.fired:
+                    continue
+                fired_any = True
+                s_with = score_effects(res.effects, o.effects).iou
+                s_without = score_effects(without.run(o.before, o.action).effects, o.effects).iou
+                loss += s_with - s_without
+                if loss > 1e-9:
+                    break
+            if fired_any and loss <= 1e-9:
+                model.retire(lr.id, reason=f"redundant: the other rules explain every observation it fires in ({world})")
+                retired.append(lr.id)
+        return retired
+
+
+def _same_rule(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    keys = ("table", "events", "when", "condition", "actions")
+    return all(a.get(k) == b.get(k) for k in keys)
+
+
+def _slot_text(slot: Slot) -> str:
+    kind = slot[0]
+    if kind == "own":
+        return f"{slot[1]} {slot[2]} sets its own {slot[3]}"
+    if kind == "upd":
+        return f"{slot[1]} {slot[2]} updates {slot[3]}.{slot[4]}"
+    if kind == "create":
+        return f"{slot[1]} {slot[2]} creates a {slot[3]}"
+    return f"{slot[1]} {slot[2]} deletes {slot[3]} records"
+
+
+def normalize_value(v: Any) -> Any:
+    """Exposed for tests: the canonical form used when comparing values."""
+    return normalize(v)

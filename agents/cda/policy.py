@@ -1,0 +1,196 @@
+"""The default discovery policy: systematic experiments and enumerative induction, no LLM.
+
+Phases, in order: read rules (``definitions`` access only), replay the
+evidence of inherited rules (the audit), the systematic sweep, then
+follow-ups for every rule learned or revised (generalisation to other
+records, bisection of numeric boundaries), until nothing is left to try.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from memkit.errors import MemkitError
+from memkit.rules import Action
+
+from agents.cda.experiments import bisect_pairs, generalise, sweep
+from agents.cda.hypotheses import nice_between
+from agents.cda.induction import Inducer
+from agents.cda.session import DiscoverySession, Observation
+
+__all__ = ["SystematicPolicy"]
+
+
+class SystematicPolicy:
+    """Systematic sweep + follow-ups; induction by enumerative search (see agents.cda.induction)."""
+
+    name = "systematic"
+
+    def __init__(self, *, batch: int = 12, records_per_table: int = 2, generalise_k: int = 3, bisect_steps: int = 7) -> None:
+        self.batch = batch
+        self.records_per_table = records_per_table
+        self.generalise_k = generalise_k
+        self.bisect_steps = bisect_steps
+
+    # -- planning ---------------------------------------------------------------
+    def _scratch(self, session: DiscoverySession) -> dict[str, Any]:
+        s = session.scratch
+        if "queue" not in s:
+            s["queue"] = []
+            s["rng"] = random.Random(session.seed)
+            s["phase"] = "start"
+            s["generalised"] = set()
+            s["bisected"] = set()
+            s["bisections"] = []
+        return s
+
+    def plan(self, session: DiscoverySession) -> list[Action]:
+        """Next batch of experiments; refills the queue phase by phase."""
+        s = self._scratch(session)
+        if s["phase"] == "start":
+            s["phase"] = "audit"
+            if session.audit and session.model.active():
+                s["queue"].extend(self._audit_replays(session))
+        if not s["queue"] and s["phase"] == "audit":
+            s["phase"] = "sweep"
+            state = session.platform_initial
+            s["queue"].extend(sweep(session.platform.schema(), state, s["rng"], records_per_table=self.records_per_table, new_id=session.platform.new_id))
+        if not s["queue"] and s["phase"] in ("sweep", "followup"):
+            s["phase"] = "followup"
+            s["queue"].extend(self._followups(session))
+        batch: list[tuple[str, Action]] = []
+        while s["queue"] and len(batch) < self.batch:
+            batch.append(s["queue"].pop(0))
+        session.scratch["purposes"] = {id(a): p for p, a in batch}
+        return [a for _, a in batch]
+
+    def _audit_replays(self, session: DiscoverySession) -> list[tuple[str, Action]]:
+        """Evidence of every active inherited rule, to be run again in this world (deduplicated)."""
+        out: list[tuple[str, Action]] = []
+        seen: set[str] = set()
+        for lr in session.model.active():
+            pos = [e for e in lr.evidence if e.supports][-2:]
+            neg = [e for e in lr.evidence if not e.supports][-2:]
+            for ev in pos + neg:
+                try:
+                    action = Action.from_dict(ev.action)
+                except (KeyError, TypeError):
+                    continue
+                key = repr(action.to_dict())
+                if key in seen:
+                    continue
+                seen.add(key)
+                if action.op == "insert":
+                    action = Action("insert", action.table, session.platform.new_id(action.table), dict(action.values))
+                out.append((f"audit {lr.id}", action))
+        return out
+
+    def _followups(self, session: DiscoverySession) -> list[tuple[str, Action]]:
+        s = self._scratch(session)
+        out: list[tuple[str, Action]] = []
+        state = session.platform_initial
+        # generalise each positive trigger (an observation whose effects a rule explains) once
+        for obs in session.observations:
+            if not obs.effects or obs.purpose.startswith(("generalise", "bisect")):
+                continue
+            key = repr((obs.action.op, obs.action.table, sorted(obs.action.values.items(), key=str)))
+            if key in s["generalised"]:
+                continue
+            s["generalised"].add(key)
+            for a in generalise(obs.action, state, s["rng"], self.generalise_k, new_id=session.platform.new_id):
+                out.append((f"generalise {obs.action}", a))
+        # a field a before rule derives on update may be derived on insert too: insert without it
+        for lr in session.model.active():
+            rule = lr.rule
+            if rule.get("when") != "before":
+                continue
+            t = rule["table"]
+            for act in rule["actions"]:
+                for fname in act.get("set", {}):
+                    key = ("omit", t, fname)
+                    if key in s["generalised"]:
+                        continue
+                    s["generalised"].add(key)
+                    if any(o.action.op == "insert" and o.action.table == t and fname not in o.action.values for o in session.observations):
+                        continue
+                    rows = state.rows(t)
+                    if rows:
+                        values = {k: v for k, v in rows[0].items() if k not in ("id", fname) and v is not None}
+                        out.append((f"insert {t} without {fname}", Action("insert", t, session.platform.new_id(t), values)))
+        # bisect numeric boundaries between a negative and a positive that differ in one number
+        labelled = [(o.action, bool(o.effects)) for o in session.observations if not o.rolled_back]
+        for neg, pos, fname in bisect_pairs(labelled):
+            key = repr((pos.op, pos.table, pos.id if pos.op != "insert" else "", fname, sorted(k for k in pos.values)))
+            if key in s["bisected"]:
+                continue
+            s["bisected"].add(key)
+            s["bisections"].append({"neg": neg, "pos": pos, "field": fname, "steps": 0})
+        for b in list(s["bisections"]):
+            probe = self._bisect_step(session, b)
+            if probe is None:
+                s["bisections"].remove(b)
+            else:
+                out.append((f"bisect {b['pos'].table}.{b['field']}", probe))
+        return out
+
+    def _bisect_step(self, session: DiscoverySession, b: dict[str, Any]) -> Action | None:
+        if b["steps"] >= self.bisect_steps:
+            return None
+        f = b["field"]
+        lo, hi = float(b["neg"].values[f]), float(b["pos"].values[f])
+        a, z = min(lo, hi), max(lo, hi)
+        m = nice_between(a, z)
+        if not (a < m < z):
+            m = round((a + z) / 2, 2)
+            if not (a < m < z) or z - a < 0.01:
+                return None
+        b["steps"] += 1
+        values = dict(b["pos"].values)
+        values[f] = int(m) if float(m).is_integer() else m
+        rid = b["pos"].id if b["pos"].op != "insert" else session.platform.new_id(b["pos"].table)
+        probe = Action(b["pos"].op, b["pos"].table, rid, values)
+        b["pending"] = probe
+        return probe
+
+    def observe_bisection(self, session: DiscoverySession, obs: Observation) -> None:
+        """Narrow the bisection interval that ``obs`` probed."""
+        for b in session.scratch.get("bisections", []):
+            if b.get("pending") is obs.action:
+                if obs.effects:
+                    b["pos"] = obs.action
+                else:
+                    b["neg"] = obs.action
+                b["pending"] = None
+
+    # -- induction ----------------------------------------------------------------
+    def induce(self, session: DiscoverySession, new: list[Observation]) -> int:
+        """Run induction over all observations of this world; prune redundant rules."""
+        for obs in new:
+            if obs.purpose.startswith("bisect"):
+                self.observe_bisection(session, obs)
+        world = session.world
+        may_edit = (lambda rid: True) if session.audit else (lambda rid: session.model.get(rid).origin_world == world)
+        inducer = Inducer(session.platform.schema(), may_edit=may_edit)
+        total = 0
+        for _ in range(3):
+            try:
+                result = inducer.run(session.model, session.observations, world)
+            except MemkitError as exc:  # a learned rule the engine refuses is a learner bug; keep going, but say so
+                session.note(f"induction error: {exc}")
+                break
+            total += result.edits
+            for rid in result.added:
+                session.note(f"added {rid}: {session.model.get(rid).text}")
+            for rid in result.revised:
+                session.note(f"revised {rid}: {session.model.get(rid).text}")
+            for rid in result.retired:
+                session.note(f"retired {rid}")
+            if result.edits == 0:
+                break
+        if total:
+            pruned = inducer.prune_redundant(session.model, session.observations, world)
+            for rid in pruned:
+                session.note(f"retired {rid} (redundant)")
+            total += len(pruned)
+        return total
