@@ -56,6 +56,10 @@ def sweep(schema: Schema, state: State, rng: random.Random, *, records_per_table
         recs = pick_records(state, table, records_per_table, rng)
         if not recs:
             continue
+        numeric_big = {
+            f: round(max([float(r[f]) for r in state.rows(table) if is_number(r.get(f))] + [1.0]) * 10 + 7, 2)
+            for f, fs in spec.fields.items() if fs.type == "number"
+        }
         for n, rec in enumerate(recs):
             rid = rec["id"]
             for fname, fspec in spec.fields.items():
@@ -64,6 +68,10 @@ def sweep(schema: Schema, state: State, rng: random.Random, *, records_per_table
                     for choice in fspec.choices or ():
                         if choice != cur:
                             add(0 if n == 0 else 2, f"{table}.{fname} -> {choice}", Action("update", table, rid, {fname: choice}))
+                            if n == 0 and numeric_big:
+                                # the same change on a record whose numbers are all large: conditions that
+                                # also need a threshold to hold show up here
+                                add(4, f"{table}.{fname} -> {choice} with large numbers", Action("update", table, rid, {fname: choice, **numeric_big}))
                 elif fspec.type == "boolean" and n == 0:
                     add(1, f"{table}.{fname} flipped", Action("update", table, rid, {fname: not bool(cur)}))
                 elif fspec.type == "number":
@@ -125,24 +133,43 @@ def generalise(action: Action, state: State, rng: random.Random, k: int = 3, new
     return out
 
 
-def bisect_pairs(actions: Sequence[tuple[Action, bool]]) -> list[tuple[Action, Action, str]]:
-    """Pairs (negative, positive) of writes that differ only in one numeric value: bisection starts."""
+def bisect_pairs(actions: Sequence[tuple[Action, bool]], state: State | None = None) -> list[tuple[Action, Action, str]]:
+    """Pairs (negative, positive) of writes that differ only in one numeric value: bisection starts.
+
+    An update that leaves a field out is read as writing the record's current
+    value (from ``state``), so ``{state: submitted}`` on a record with total 40
+    pairs with ``{state: submitted, total: 500}`` on the same record.
+    """
     out: list[tuple[Action, Action, str]] = []
     seen: set[tuple[str, str, str, str]] = set()
+
+    def effective(b: Action, keys: Sequence[str]) -> dict[str, Any] | None:
+        if set(b.values) == set(keys):
+            return dict(b.values)
+        if b.op != "update" or state is None or not set(b.values) <= set(keys):
+            return None
+        rec = state.get(b.table, b.id)
+        if rec is None:
+            return None
+        return {k: b.values.get(k, rec.get(k)) for k in keys}
+
     for a, pa in actions:
         if not pa:
             continue
         for b, pb in actions:
-            if pb or a.op != b.op or a.table != b.table or set(a.values) != set(b.values):
+            if pb or a.op != b.op or a.table != b.table:
                 continue
             if a.op != "insert" and a.id != b.id:
                 continue
-            diff = [f for f in a.values if a.values[f] != b.values[f]]
-            if len(diff) != 1 or not (is_number(a.values[diff[0]]) and is_number(b.values[diff[0]])):
+            bvals = effective(b, list(a.values))
+            if bvals is None:
+                continue
+            diff = [f for f in a.values if a.values[f] != bvals[f]]
+            if len(diff) != 1 or not (is_number(a.values[diff[0]]) and is_number(bvals[diff[0]])):
                 continue
             key = (a.op, a.table, a.id if a.op != "insert" else "", diff[0])
             if key in seen:
                 continue
             seen.add(key)
-            out.append((b, a, diff[0]))
+            out.append((Action(b.op, b.table, b.id, bvals), a, diff[0]))
     return out

@@ -132,7 +132,11 @@ def value_candidates(
                     yield f"{a} * {literal_source(normalize(c))}"
                     yield f"round({a} * {literal_source(normalize(c))}, 2)"
                 c2 = round(t0 - a0, 6)
-                yield f"{a} + {literal_source(normalize(c2))}"
+                if c2 < 0:
+                    yield f"{a} - {literal_source(normalize(-c2))}"
+                    yield f"max({a} - {literal_source(normalize(-c2))}, 0)"
+                else:
+                    yield f"{a} + {literal_source(normalize(c2))}"
     for i, a in enumerate(nums):
         for b in nums[i:]:
             yield f"{a} * {b}"

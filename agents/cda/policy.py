@@ -27,7 +27,7 @@ class SystematicPolicy:
 
     name = "systematic"
 
-    def __init__(self, *, batch: int = 12, records_per_table: int = 2, generalise_k: int = 3, bisect_steps: int = 7) -> None:
+    def __init__(self, *, batch: int = 12, records_per_table: int = 3, generalise_k: int = 3, bisect_steps: int = 10) -> None:
         self.batch = batch
         self.records_per_table = records_per_table
         self.generalise_k = generalise_k
@@ -120,8 +120,8 @@ class SystematicPolicy:
                         out.append((f"insert {t} without {fname}", Action("insert", t, session.platform.new_id(t), values)))
         # bisect numeric boundaries between a negative and a positive that differ in one number
         labelled = [(o.action, bool(o.effects)) for o in session.observations if not o.rolled_back]
-        for neg, pos, fname in bisect_pairs(labelled):
-            key = repr((pos.op, pos.table, pos.id if pos.op != "insert" else "", fname, sorted(k for k in pos.values)))
+        for neg, pos, fname in bisect_pairs(labelled, state):
+            key = repr((pos.op, pos.table, fname, sorted(k for k in pos.values)))
             if key in s["bisected"]:
                 continue
             s["bisected"].add(key)
@@ -140,10 +140,15 @@ class SystematicPolicy:
         f = b["field"]
         lo, hi = float(b["neg"].values[f]), float(b["pos"].values[f])
         a, z = min(lo, hi), max(lo, hi)
-        m = nice_between(a, z)
+        if z - a <= 0.01:
+            return None
+        # the roundest number in the middle half: intervals shrink by at least a quarter per
+        # step, and round boundaries (100, 250, 1000) get probed exactly
+        quarter = (z - a) / 4
+        m = nice_between(a + quarter, z - quarter)
         if not (a < m < z):
             m = round((a + z) / 2, 2)
-            if not (a < m < z) or z - a < 0.01:
+            if not (a < m < z):
                 return None
         b["steps"] += 1
         values = dict(b["pos"].values)
