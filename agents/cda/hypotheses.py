@@ -100,8 +100,8 @@ def value_candidates(
     """Candidate expressions for a written value, simplest first.
 
     ``targets`` are the values to explain; ``first_inputs(src)`` evaluates a
-    source on the first example (used to infer constants in ``a * c`` and
-    ``a + c``).
+    source on every example, in the order of ``targets`` (used to infer the
+    constants of ``a * c`` and ``a + c``).
     """
     all_same = all(values_equal(t, targets[0]) for t in targets)
     atoms = paths_from(schema, table, "current", 2)
@@ -124,13 +124,16 @@ def value_candidates(
     nums = [src for src, ty, _ in atoms + row_atoms + prev_atoms if ty == "number"]
     for a in nums:
         if first_inputs is not None:
-            a0 = first_inputs(a)
-            if is_number(a0):
-                t0 = float(targets[0])
-                if a0 != 0:
-                    c = round(t0 / a0, 6)
-                    yield f"{a} * {literal_source(normalize(c))}"
-                    yield f"round({a} * {literal_source(normalize(c))}, 2)"
+            inputs = first_inputs(a)
+            pairs = [(x, t) for x, t in zip(inputs, targets) if is_number(x) and is_number(t)]
+            nonzero = [(x, t) for x, t in pairs if x != 0]
+            if nonzero:
+                a0, t0 = float(nonzero[0][0]), float(nonzero[0][1])
+                c = round(t0 / a0, 6)
+                yield f"{a} * {literal_source(normalize(c))}"
+                yield f"round({a} * {literal_source(normalize(c))}, 2)"
+            if pairs:
+                a0, t0 = float(pairs[0][0]), float(pairs[0][1])
                 c2 = round(t0 - a0, 6)
                 if c2 < 0:
                     yield f"{a} - {literal_source(normalize(-c2))}"

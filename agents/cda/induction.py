@@ -260,11 +260,12 @@ class Inducer:
 
     def _find_value(self, table: str, row_table: str | None, targets: list[Any], ftype: str | None,
                     cases: list[tuple[Example, Record | None]], *, after_rule: bool) -> str | None:
-        first_ex, first_row = cases[0]
-
-        def first(src: str) -> Any:
-            v = eval_on(src, self.schema, first_ex, after_rule=after_rule, row=first_row, row_table=row_table)
-            return None if v is FAIL else v
+        def first(src: str) -> list[Any]:
+            out = []
+            for ex, row in cases[:8]:
+                v = eval_on(src, self.schema, ex, after_rule=after_rule, row=row, row_table=row_table)
+                out.append(None if v is FAIL else v)
+            return out
 
         def fits(src: str) -> bool:
             for (ex, row), want in zip(cases, targets):
