@@ -101,8 +101,8 @@ class Inducer:
         by_slot = self._rules_by_slot(model)
         for slot in sorted(bad, key=lambda s: (-bad[s], s)):
             existing = [rid for rid in by_slot.get(slot, []) if model.get(rid).status == "active"]
-            learned = self.learn_slot(slot, obs)
-            if learned is None:
+            learned_all = self.learn_slot_split(slot, obs)
+            if not learned_all:
                 # no consistent hypothesis: an existing rule with no positive left is stale
                 if existing and not self._has_positive(slot, obs):
                     for rid in existing:
@@ -113,29 +113,54 @@ class Inducer:
                 else:
                     result.failed.append(slot)
                 continue
-            ev = [_evidence(obs[i], world, True) for i in learned.positives[:5]]
-            rule = learned.rule
-            if existing:
-                target = existing[0]
-                if not self.may_edit(target):
-                    # an inherited rule we may not touch: add a new one beside it only if it adds something
+            editable = [rid for rid in existing if self.may_edit(rid)]
+            for k, learned in enumerate(learned_all):
+                ev = [_evidence(obs[i], world, True) for i in dict.fromkeys(learned.positives[:2] + learned.positives[-3:])]
+                ev += [_evidence(obs[i], world, False, "rule would have changed something") for i in learned.negatives[-3:]]
+                rule = learned.rule
+                if k < len(editable):
+                    target = editable[k]
+                    if _same_rule(model.get(target).rule, rule):
+                        continue
+                    try:
+                        model.revise(target, {**rule, "id": target}, reason=f"observations in {world} contradict it ({_slot_text(slot)})", evidence=ev)
+                        result.revised.append(target)
+                    except MemkitError:
+                        result.failed.append(slot)
+                else:
                     self._add(model, rule, slot, ev, result, world)
-                    continue
-                old = model.get(target).rule
-                if _same_rule(old, rule):
-                    continue
-                try:
-                    model.revise(target, {**rule, "id": target}, reason=f"observations in {world} contradict it ({_slot_text(slot)})", evidence=ev)
-                    result.revised.append(target)
-                except MemkitError:
-                    result.failed.append(slot)
-                for extra in existing[1:]:
-                    if self.may_edit(extra):
-                        model.retire(extra, reason=f"superseded by {target} for {_slot_text(slot)}", evidence=ev[:1])
-                        result.retired.append(extra)
-            else:
-                self._add(model, rule, slot, ev, result, world)
+            for extra in editable[len(learned_all):]:
+                model.retire(extra, reason=f"superseded for {_slot_text(slot)} by rules learned in {world}")
+                result.retired.append(extra)
         return result
+
+    def learn_slot_split(self, slot: Slot, observations: Sequence[Observation]) -> list[LearnedSlot]:
+        """One rule for the slot if one fits; otherwise one rule per group of positives with the same value."""
+        one = self.learn_slot(slot, observations)
+        if one is not None:
+            return [one]
+        if slot[0] not in ("own", "upd"):
+            return []
+        groups: dict[Any, list[int]] = {}
+        for i, o in enumerate(observations):
+            if o.action.table != slot[1] or o.action.op != slot[2]:
+                continue
+            effs = effects_in_slot(slot, o.action, o.effects)
+            if not effs:
+                continue
+            values = {repr(normalize(e[4])) for e in effs}
+            if len(values) != 1:
+                return []
+            groups.setdefault(values.pop(), []).append(i)
+        if len(groups) < 2:
+            return []
+        out: list[LearnedSlot] = []
+        for members in groups.values():
+            learned = self.learn_slot(slot, observations, only=set(members))
+            if learned is None:
+                return []
+            out.append(learned)
+        return out
 
     def _add(self, model: RuleModel, rule: dict[str, Any], slot: Slot, ev: list[Evidence], result: InductionResult, world: str) -> None:
         try:
@@ -165,18 +190,24 @@ class Inducer:
         return any(effects_in_slot(slot, o.action, o.effects) for o in self._trigger_obs(slot, obs))
 
     # -- learning one slot --------------------------------------------------------
-    def learn_slot(self, slot: Slot, observations: Sequence[Observation]) -> LearnedSlot | None:
-        """Learn one rule (dict) explaining ``slot`` on these observations, or None."""
+    def learn_slot(self, slot: Slot, observations: Sequence[Observation], only: set[int] | None = None) -> LearnedSlot | None:
+        """Learn one rule (dict) explaining ``slot`` on these observations, or None.
+
+        With ``only`` (indexes into ``observations``), just those positives are
+        to be explained; the other positives count as observations where this
+        rule must not change anything.
+        """
         kind, table, event = slot[0], slot[1], slot[2]
         trig = [o for o in observations if o.action.table == table and o.action.op == event]
         examples = [example_of(o, self.schema) for o in trig]
-        pos = [i for i, o in enumerate(trig) if effects_in_slot(slot, o.action, o.effects)]
+        index0 = {id(o): i for i, o in enumerate(observations)}
+        pos = [i for i, o in enumerate(trig) if effects_in_slot(slot, o.action, o.effects) and (only is None or index0[id(o)] in only)]
         if not pos:
             return None
         pool_obs = [o for o in observations if o.action.table == table and (kind != "own" or o.action.op != "delete")]
         pool_ex = [example_of(o, self.schema) for o in pool_obs]
         pool_pos = [i for i, o in enumerate(pool_obs) if effects_in_slot((kind, table, o.action.op, *slot[3:]), o.action, o.effects)]
-        pool = (pool_ex, pool_pos) if len(pool_pos) > len(pos) else None
+        pool = (pool_ex, pool_pos) if len(pool_pos) > len(pos) and only is None else None
         if kind == "own":
             learned = self._learn_own(slot, examples, pos, pool)
         elif kind == "upd":
@@ -251,7 +282,8 @@ class Inducer:
             if i in pos or f in ex.obs.action.values:
                 continue
             would = eval_on(src, self.schema, ex, after_rule=False)
-            if would is FAIL or not values_equal(would, ex.current.get(f)):
+            final = (ex.after.get(ex.table, ex.record_id) or ex.current).get(f)
+            if would is FAIL or not values_equal(would, final):
                 neg.append(i)
         cond = self._condition(slot, examples, pos, neg, after_rule=False)
         if cond is False:
@@ -364,8 +396,9 @@ class Inducer:
                     continue
                 for rid in matches(ex):
                     row = ex.before.get(t2, rid)
+                    final = ex.after.get(t2, rid)
                     would = eval_on(src, self.schema, ex, after_rule=True, row=row, row_table=t2)
-                    if would is FAIL or not values_equal(would, row.get(f) if row else None):
+                    if would is FAIL or not values_equal(would, final.get(f) if final else None):
                         neg.append(i)
                         break
             cond = self._condition(slot, examples, pos, neg, after_rule=True)
@@ -401,7 +434,7 @@ class Inducer:
             if i in pos:
                 continue
             tid = eval_on(target, self.schema, ex, after_rule=True)
-            rec = ex.before.get(t2, tid) if isinstance(tid, str) else None
+            rec = ex.after.get(t2, tid) if isinstance(tid, str) else None
             if rec is None:
                 continue
             would = eval_on(src, self.schema, ex, after_rule=True)
