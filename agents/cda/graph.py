@@ -92,8 +92,8 @@ def build_discovery_graph(
     )
     platform.reset()
     session.platform_initial = platform.snapshot()
-    if platform.access == "definitions" and not model.active():
-        _read_definitions(session)
+    if platform.access == "definitions":
+        _sync_definitions(session)
     pending: dict[str, Any] = {"actions": [], "new": []}
 
     def plan(state: DiscoveryState) -> DiscoveryState:
@@ -168,11 +168,20 @@ def final_audit(session: DiscoverySession) -> None:
         session.note(f"audit retired {rid} (redundant)")
 
 
-def _read_definitions(session: DiscoverySession) -> None:
-    platform = session.platform
-    for info in platform.list_rules():
-        rule = platform.read_rule(info["id"])
-        session.model.add(rule, reason="read from the platform (definitions access)", rule_id=info["id"])
+def _sync_definitions(session: DiscoverySession) -> None:
+    """With ``definitions`` access the rules can be read: add new ones, revise changed ones, retire vanished ones."""
+    platform, model = session.platform, session.model
+    listed = {info["id"]: platform.read_rule(info["id"]) for info in platform.list_rules()}
+    known = {lr.id: lr for lr in model.rules}
+    for rid, rule in listed.items():
+        if rid not in known:
+            model.add(rule, reason="read from the platform (definitions access)", rule_id=rid)
+        elif known[rid].rule != rule or known[rid].status != "active":
+            model.revise(rid, rule, reason="the platform's definition changed")
+    for lr in model.active():
+        if lr.id not in listed:
+            model.retire(lr.id, reason="no longer in the platform's rule list")
+    session.scratch["definitions_synced"] = True
 
 
 def discover(

@@ -52,10 +52,13 @@ class SystematicPolicy:
             s["phase"] = "audit"
             if session.audit and session.model.active():
                 s["queue"].extend(self._audit_replays(session))
+        if not s["queue"] and s["phase"] == "audit" and session.scratch.get("definitions_synced"):
+            s["phase"] = "done"  # the rules were read: experiments would only confirm them
         if not s["queue"] and s["phase"] == "audit":
             s["phase"] = "sweep"
             state = session.platform_initial
-            s["queue"].extend(sweep(session.platform.schema(), state, s["rng"], records_per_table=self.records_per_table, new_id=session.platform.new_id))
+            planned = sweep(session.platform.schema(), state, s["rng"], records_per_table=self.records_per_table, new_id=session.platform.new_id)
+            s["queue"].extend(self._prioritise(session, planned))
         if not s["queue"] and s["phase"] in ("sweep", "followup"):
             s["phase"] = "followup"
             s["queue"].extend(self._followups(session))
@@ -64,6 +67,43 @@ class SystematicPolicy:
             batch.append(s["queue"].pop(0))
         session.scratch["purposes"] = {id(a): p for p, a in batch}
         return [a for _, a in batch]
+
+    def _prioritise(self, session: DiscoverySession, planned: list[tuple[str, Action]]) -> list[tuple[str, Action]]:
+        """Order (and, with a rule listing, prune) the sweep.
+
+        With ``listing`` or ``definitions`` access a write on a (table, event)
+        that no listed rule triggers cannot have side effects, so it is
+        skipped; triggers the listing has but the model does not cover come
+        first. With an inherited model (any access), writes whose kind no
+        rule's evidence has exercised come first: a new rule is likelier there.
+        """
+        covered: set[tuple[str, str]] = set()
+        for lr in session.model.active():
+            for ev in lr.evidence:
+                a = ev.action
+                covered.add((a.get("table", ""), a.get("op", "")))
+        listed: dict[tuple[str, str], int] | None = None
+        if getattr(session.platform, "access", "blind") != "blind":
+            listed = {}
+            for info in session.platform.list_rules():
+                for event in info["events"]:
+                    listed[(info["table"], event)] = listed.get((info["table"], event), 0) + 1
+            modelled: dict[tuple[str, str], int] = {}
+            for lr in session.model.active():
+                for event in lr.rule.get("events", []):
+                    modelled[(lr.rule["table"], event)] = modelled.get((lr.rule["table"], event), 0) + 1
+
+        def key(item: tuple[str, Action]) -> int:
+            a = item[1]
+            trig = (a.table, a.op)
+            if listed is not None:
+                return 0 if listed.get(trig, 0) > modelled.get(trig, 0) else 1
+            return 0 if trig not in covered else 1
+
+        kept = [it for it in planned if listed is None or listed.get((it[1].table, it[1].op), 0) > 0]
+        if listed is not None and len(kept) < len(planned):
+            session.note(f"listing: skipped {len(planned) - len(kept)} writes on triggers that no rule has")
+        return sorted(kept, key=key)
 
     def _audit_replays(self, session: DiscoverySession) -> list[tuple[str, Action]]:
         """Evidence of every active inherited rule, to be run again in this world (deduplicated)."""
