@@ -37,7 +37,8 @@ def pick_records(state: State, table: str, k: int, rng: random.Random) -> list[d
 def _number_values(current: Any, column: list[float]) -> list[float]:
     cur = float(current) if is_number(current) else 0.0
     hi = max(column + [cur, 1.0])
-    vals = [0.0, round(cur * 2 + 1, 2), round(hi * 10 + 7, 2), round(cur / 2, 2) if cur else 1.0]
+    # 0 and a value far above the column first: any threshold lies between them, and bisection finds it
+    vals = [0.0, round(hi * 10 + 7, 2), round(cur * 2 + 1, 2), round(cur / 2, 2) if cur else 1.0]
     out: list[float] = []
     for v in vals:
         if v != cur and v not in out:
@@ -45,8 +46,14 @@ def _number_values(current: Any, column: list[float]) -> list[float]:
     return out
 
 
-def sweep(schema: Schema, state: State, rng: random.Random, *, records_per_table: int = 2, new_id=None) -> list[tuple[str, Action]]:
-    """The systematic first pass: (purpose, action) for every table, field and value class, from ``state``."""
+def sweep(schema: Schema, state: State, rng: random.Random, *, records_per_table: int = 2, new_id=None) -> list[list[tuple[str, Action]]]:
+    """The systematic pass, in phases of falling priority: lists of (purpose, action) from ``state``.
+
+    Phase 0 changes every choice of a first record; phase 1 flips booleans,
+    writes numbers (0 and far above the column), inserts and deletes; phase 2
+    changes choices on a second, dissimilar record and references; phase 3
+    the rest (third records, more numbers, null references, text).
+    """
     by_phase: dict[int, list[tuple[str, Action]]] = {}
 
     def add(phase: int, purpose: str, action: Action) -> None:
@@ -67,20 +74,21 @@ def sweep(schema: Schema, state: State, rng: random.Random, *, records_per_table
                 if fspec.type == "choice":
                     for choice in fspec.choices or ():
                         if choice != cur:
-                            add(0 if n == 0 else 2, f"{table}.{fname} -> {choice}", Action("update", table, rid, {fname: choice}))
+                            add(0 if n == 0 else 2 if n == 1 else 3, f"{table}.{fname} -> {choice}", Action("update", table, rid, {fname: choice}))
                             if n == 0 and numeric_big:
                                 # the same change on a record whose numbers are all large: conditions that
                                 # also need a threshold to hold show up here
-                                add(4, f"{table}.{fname} -> {choice} with large numbers", Action("update", table, rid, {fname: choice, **numeric_big}))
+                                add(2, f"{table}.{fname} -> {choice} with large numbers", Action("update", table, rid, {fname: choice, **numeric_big}))
                 elif fspec.type == "boolean" and n == 0:
                     add(1, f"{table}.{fname} flipped", Action("update", table, rid, {fname: not bool(cur)}))
                 elif fspec.type == "number":
                     column = [float(r[fname]) for r in state.rows(table) if is_number(r.get(fname))]
                     values = _number_values(cur, column)
                     if n > 0:
-                        values = values[1:3]
-                    for v in values:
-                        add(1 if n == 0 else 3, f"{table}.{fname} = {v}", Action("update", table, rid, {fname: v}))
+                        values = values[2:3]
+                    for k, v in enumerate(values):
+                        phase = 1 if (n == 0 and k < 2) else 3
+                        add(phase, f"{table}.{fname} = {v}", Action("update", table, rid, {fname: v}))
                 elif fspec.type == "reference" and n == 0:
                     others = [r["id"] for r in pick_records(state, fspec.ref or "", 3, rng) if r["id"] != cur]
                     for other in others[:2]:
@@ -99,10 +107,7 @@ def sweep(schema: Schema, state: State, rng: random.Random, *, records_per_table
                 varied = {k: (round(float(v) * 2 + 1, 2) if is_number(v) else v) for k, v in values.items()}
                 add(1, f"insert a varied clone of {table}/{rec['id']}", Action("insert", table, new_id(table) if new_id else f"{table}_probe_v", varied))
             add(1 if n == 0 else 3, f"delete {table}/{rec['id']}", Action("delete", table, rec["id"]))
-    out: list[tuple[str, Action]] = []
-    for phase in sorted(by_phase):
-        out.extend(by_phase[phase])
-    return out
+    return [by_phase[p] for p in sorted(by_phase)]
 
 
 def generalise(action: Action, state: State, rng: random.Random, k: int = 3, new_id=None) -> list[Action]:
@@ -159,9 +164,7 @@ def bisect_pairs(actions: Sequence[tuple[Action, bool]], state: State | None = N
         for b, pb in actions:
             if pb or a.op != b.op or a.table != b.table:
                 continue
-            if a.op != "insert" and a.id != b.id:
-                continue
-            bvals = effective(b, list(a.values))
+            bvals = effective(b, list(a.values)) if (a.op == "insert" or a.id == b.id) else (dict(b.values) if set(b.values) == set(a.values) else None)
             if bvals is None:
                 continue
             diff = [f for f in a.values if a.values[f] != bvals[f]]

@@ -229,16 +229,17 @@ def condition_literals(
                     seen.append(v)
             for v in seen[:12]:
                 lit = f"{src} == {literal_source(v)}"
-                lits.append(Literal(lit, base_rank + (3 if ftype in ("string", "reference") else 0)))
+                # equality with one record's id or one text is the last resort: it rarely generalises
+                lits.append(Literal(lit, base_rank + (20 if ftype in ("string", "reference") else 0)))
                 if hop == 0 and event == "update":
                     fname = src.split(".")[1]
                     lits.append(Literal(f"changes_to({fname}, {literal_source(v)})", 0 if fname in written else 5))
-                    lits.append(Literal(f"previous.{fname} == {literal_source(v)}", base_rank + 2))
+                    lits.append(Literal(f"previous.{fname} == {literal_source(v)}", base_rank + (20 if ftype in ("string", "reference") else 2)))
             if ftype in ("string", "reference"):
                 lits.append(Literal(f"is_empty({src})", base_rank + 1))
                 lits.append(Literal(f"not is_empty({src})", base_rank + 1))
             for v in seen[:6]:
-                lits.append(Literal(f"{src} != {literal_source(v)}", base_rank + 2))
+                lits.append(Literal(f"{src} != {literal_source(v)}", base_rank + (20 if ftype in ("string", "reference") else 2)))
         elif ftype == "number":
             pos = sorted({float(v) for v in pos_values_of(src) if is_number(v)})
             allv = sorted({float(v) for v in values_of(src) if is_number(v)})
@@ -260,6 +261,13 @@ def condition_literals(
                 lits.append(Literal(first, base_rank + 1))
                 lits.append(Literal(second, base_rank + 2))
             lits.append(Literal(f"{src} > 0", base_rank + 3))
+            lits.append(Literal(f"is_empty({src})", base_rank + 2))
+            lits.append(Literal(f"not is_empty({src})", base_rank + 2))
+    own_numbers = [f for f, fs in spec.fields.items() if fs.type == "number"]
+    for i, a in enumerate(own_numbers):
+        for b in own_numbers[i + 1:]:
+            for op in (">", ">=", "<", "<="):
+                lits.append(Literal(f"current.{a} {op} current.{b}", 4))
     return lits
 
 

@@ -135,31 +135,98 @@ class Inducer:
         return result
 
     def learn_slot_split(self, slot: Slot, observations: Sequence[Observation]) -> list[LearnedSlot]:
-        """One rule for the slot if one fits; otherwise one rule per group of positives with the same value."""
+        """One rule for the slot if one fits; otherwise sequential covering: the value expression that
+        explains the most positives gets a rule for those, then the rest, then by written value."""
         one = self.learn_slot(slot, observations)
         if one is not None:
             return [one]
         if slot[0] not in ("own", "upd"):
-            return []
-        groups: dict[Any, list[int]] = {}
+            return self._split_by_signature(slot, observations) if slot[0] == "create" else []
+        remaining = {i for i, o in enumerate(observations)
+                     if o.action.table == slot[1] and o.action.op == slot[2] and effects_in_slot(slot, o.action, o.effects)}
+        out: list[LearnedSlot] = []
+        for _ in range(4):
+            if len(remaining) < 2:
+                break
+            cover = self._best_cover(slot, observations, remaining)
+            if not cover or len(cover) < 2:
+                break
+            learned = self.learn_slot(slot, observations, only=cover)
+            if learned is None:
+                break
+            out.append(learned)
+            remaining -= cover
+        if remaining:
+            groups: dict[Any, set[int]] = {}
+            for i in remaining:
+                o = observations[i]
+                values = {repr(normalize(e[4])) for e in effects_in_slot(slot, o.action, o.effects)}
+                if len(values) != 1:
+                    return out
+                groups.setdefault(values.pop(), set()).add(i)
+            for members in groups.values():
+                learned = self.learn_slot(slot, observations, only=members)
+                if learned is not None:
+                    out.append(learned)
+        return out
+
+    def _best_cover(self, slot: Slot, observations: Sequence[Observation], among: set[int]) -> set[int]:
+        """The positives (observation indexes) explained by the value expression that explains the most."""
+        kind, table = slot[0], slot[1]
+        cases: list[tuple[int, Example, Any]] = []
+        for i in sorted(among):
+            ex = example_of(observations[i], self.schema)
+            if kind == "own":
+                f = slot[3]
+                final = ex.after.get(table, ex.record_id)
+                cases.append((i, ex.masking(self.schema, f), final.get(f) if final else None))
+            else:
+                rows = self._changed_rows(slot, ex)
+                if len(rows) != 1:
+                    continue
+                (rid, v), = rows.items()
+                cases.append((i, ex.masking_after(slot[3], {rid: slot[4]}), v))
+        if len(cases) < 2:
+            return set()
+        after_rule = kind != "own"
+        ftype = self.schema.tables[slot[3] if kind == "upd" else table].fields[slot[-1]].type
+        targets = [c[2] for c in cases]
+
+        def first(src: str) -> list[Any]:
+            return [None if (v := eval_on(src, self.schema, ex, after_rule=after_rule)) is FAIL else v for _, ex, _ in cases[:8]]
+
+        best: set[int] = set()
+        for n, src in enumerate(value_candidates(self.schema, table, targets, target_type=ftype, first_inputs=first)):
+            if n >= 4000:
+                break
+            cover = {i for i, ex, want in cases if values_equal(eval_on(src, self.schema, ex, after_rule=after_rule), want)}
+            if len(cover) > len(best):
+                best = cover
+                if len(best) == len(cases):
+                    break
+        return best
+
+    def _split_by_signature(self, slot: Slot, observations: Sequence[Observation]) -> list[LearnedSlot]:
+        """Created records of different kinds (their choice and boolean values differ): one rule per kind."""
+        t2 = slot[3]
+        spec = self.schema.tables[t2]
+        keyed = [f for f, fs in spec.fields.items() if fs.type in ("choice", "boolean")]
+        groups: dict[str, set[int]] = {}
         for i, o in enumerate(observations):
-            if o.action.table != slot[1] or o.action.op != slot[2]:
+            if o.action.table != slot[1] or o.action.op != slot[2] or not effects_in_slot(slot, o.action, o.effects):
                 continue
-            effs = effects_in_slot(slot, o.action, o.effects)
-            if not effs:
+            new_ids = [rid for rid in o.after.tables[t2] if rid not in o.before.tables[t2]]
+            if not new_ids:
                 continue
-            values = {repr(normalize(e[4])) for e in effs}
-            if len(values) != 1:
-                return []
-            groups.setdefault(values.pop(), []).append(i)
+            rec = o.after.get(t2, new_ids[0])
+            groups.setdefault(repr([rec.get(f) for f in keyed]), set()).add(i)
         if len(groups) < 2:
             return []
-        out: list[LearnedSlot] = []
+        out = []
         for members in groups.values():
-            learned = self.learn_slot(slot, observations, only=set(members))
-            if learned is None:
-                return []
-            out.append(learned)
+            learned = self.learn_slot(slot, observations, only=members)
+            if learned is not None:
+                out.append(learned)
         return out
 
     def _add(self, model: RuleModel, rule: dict[str, Any], slot: Slot, ev: list[Evidence], result: InductionResult, world: str) -> None:
@@ -348,6 +415,7 @@ class Inducer:
                 if learned is not None:
                     return learned
         # 2) a where clause over t2
+        found: list[LearnedSlot] = []
         for where in self._where_candidates(table, t2):
             def matches(ex: Example) -> list[str]:
                 out = []
@@ -405,8 +473,11 @@ class Inducer:
             if cond is False:
                 continue
             action = {"update_where": {"table": t2, "where": where, "set": {f: src}}}
-            return LearnedSlot(slot, self._rule_dict(slot, "after", action, cond), pos, neg)  # type: ignore[arg-type]
-        return None
+            found.append(LearnedSlot(slot, self._rule_dict(slot, "after", action, cond), pos, neg))  # type: ignore[arg-type]
+            if not neg:
+                break
+        # the where clause that leaves the fewest writes for the condition to rule out is the likeliest
+        return min(found, key=lambda ls: len(ls.negatives)) if found else None
 
     def _learn_upd_target(self, slot: Slot, examples: list[Example], pos: list[int], changed: dict[int, dict[str, Any]], target: str) -> LearnedSlot | None:
         table, t2, f = slot[1], slot[3], slot[4]
@@ -493,8 +564,9 @@ class Inducer:
             if fspec.has_default and all(values_equal(t, fspec.default) for t in targets):
                 continue
             src = self._find_value(table, None, targets, fspec.type, [(examples[i], None) for i in pos], after_rule=True)
-            if src is not None:
-                values[fname] = src
+            if src is None:
+                return None  # records of different kinds: _split_by_signature learns one rule per kind
+            values[fname] = src
         if not values:
             return None
         neg = [i for i in range(len(examples)) if i not in pos]
@@ -508,6 +580,7 @@ class Inducer:
     def _learn_del(self, slot: Slot, examples: list[Example], pos: list[int]) -> LearnedSlot | None:
         table, t2 = slot[1], slot[3]
         deleted = {i: {e[2] for e in effects_in_slot(slot, examples[i].obs.action, examples[i].obs.effects)} for i in pos}
+        found: list[LearnedSlot] = []
         for where in self._where_candidates(table, t2):
             def matches(ex: Example) -> set[str]:
                 return {rec["id"] for rec in ex.before.rows(t2)
@@ -521,8 +594,10 @@ class Inducer:
             if cond is False:
                 continue
             action = {"delete_where": {"table": t2, "where": where}}
-            return LearnedSlot(slot, self._rule_dict(slot, "after", action, cond), pos, neg)  # type: ignore[arg-type]
-        return None
+            found.append(LearnedSlot(slot, self._rule_dict(slot, "after", action, cond), pos, neg))  # type: ignore[arg-type]
+            if not neg:
+                break
+        return min(found, key=lambda ls: len(ls.negatives)) if found else None
 
     # -- pruning --------------------------------------------------------------------
     def prune_redundant(self, model: RuleModel, observations: Sequence[Observation], world: str) -> list[str]:

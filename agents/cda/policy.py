@@ -9,15 +9,17 @@ records, bisection of numeric boundaries), until nothing is left to try.
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 from memkit.errors import MemkitError
-from memkit.rules import Action
+from memkit.rules import Action, parse_rule
 
 from agents.cda.experiments import bisect_pairs, generalise, sweep
 from agents.cda.hypotheses import nice_between
 from agents.cda.induction import Inducer
 from agents.cda.session import DiscoverySession, Observation
+from agents.cda.slots import slot_of_rule, slots_of_effects
 
 __all__ = ["SystematicPolicy"]
 
@@ -27,7 +29,7 @@ class SystematicPolicy:
 
     name = "systematic"
 
-    def __init__(self, *, batch: int = 12, records_per_table: int = 3, generalise_k: int = 3, bisect_steps: int = 10) -> None:
+    def __init__(self, *, batch: int = 12, records_per_table: int = 3, generalise_k: int = 2, bisect_steps: int = 8) -> None:
         self.batch = batch
         self.records_per_table = records_per_table
         self.generalise_k = generalise_k
@@ -57,11 +59,16 @@ class SystematicPolicy:
         if not s["queue"] and s["phase"] == "audit":
             s["phase"] = "sweep"
             state = session.platform_initial
-            planned = sweep(session.platform.schema(), state, s["rng"], records_per_table=self.records_per_table, new_id=session.platform.new_id)
-            s["queue"].extend(self._prioritise(session, planned))
+            phases = sweep(session.platform.schema(), state, s["rng"], records_per_table=self.records_per_table, new_id=session.platform.new_id)
+            phases = [self._prioritise(session, ph) for ph in phases]
+            # phases 0 and 1 first, then follow-ups, then the later phases one at a time
+            s["queue"].extend(phases[0] + (phases[1] if len(phases) > 1 else []))
+            s["later"] = phases[2:]
         if not s["queue"] and s["phase"] in ("sweep", "followup"):
             s["phase"] = "followup"
             s["queue"].extend(self._followups(session))
+            if not s["queue"] and s.get("later"):
+                s["queue"].extend(s["later"].pop(0))
         batch: list[tuple[str, Action]] = []
         while s["queue"] and len(batch) < self.batch:
             batch.append(s["queue"].pop(0))
@@ -134,7 +141,9 @@ class SystematicPolicy:
         for obs in session.observations:
             if not obs.effects or obs.purpose.startswith(("generalise", "bisect")):
                 continue
-            key = repr((obs.action.op, obs.action.table, sorted(obs.action.values.items(), key=str)))
+            # one generalisation per kind of outcome: the same slots from the same kind of write
+            slots = sorted(slots_of_effects(obs.action, obs.effects))
+            key = repr((obs.action.op, obs.action.table, slots))
             if key in s["generalised"]:
                 continue
             s["generalised"].add(key)
@@ -159,8 +168,20 @@ class SystematicPolicy:
                         values = {k: v for k, v in rows[0].items() if k not in ("id", fname) and v is not None}
                         out.append((f"insert {t} without {fname}", Action("insert", t, session.platform.new_id(t), values)))
         # bisect numeric boundaries between a negative and a positive that differ in one number
+        # only where a learned condition has a numeric threshold: other numeric differences
+        # (a total that follows a quantity) need no boundary
+        threshold_slots: set[tuple[str, ...]] = set()
+        for lr in session.model.active():
+            if re.search(r"[<>]=? -?\d", lr.rule.get("condition", "") or ""):
+                try:
+                    threshold_slots.update(slot_of_rule(parse_rule(lr.rule, session.platform.schema())))
+                except MemkitError:
+                    continue
+        effects_of = {id(o.action): o.effects for o in session.observations}
         labelled = [(o.action, bool(o.effects)) for o in session.observations if not o.rolled_back]
         for neg, pos, fname in bisect_pairs(labelled, state):
+            if not set(slots_of_effects(pos, effects_of.get(id(pos), []))) & threshold_slots:
+                continue
             key = repr((pos.op, pos.table, fname, sorted(k for k in pos.values)))
             if key in s["bisected"]:
                 continue
