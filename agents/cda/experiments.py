@@ -107,6 +107,19 @@ def sweep(schema: Schema, state: State, rng: random.Random, *, records_per_table
                 varied = {k: (round(float(v) * 2 + 1, 2) if is_number(v) else v) for k, v in values.items()}
                 add(1, f"insert a varied clone of {table}/{rec['id']}", Action("insert", table, new_id(table) if new_id else f"{table}_probe_v", varied))
             add(1 if n == 0 else 3, f"delete {table}/{rec['id']}", Action("delete", table, rec["id"]))
+            if n == 0:
+                # only the references: defaults and before rules fill the rest, and show what they derive
+                refs = {k: v for k, v in values.items() if spec.fields[k].type == "reference"}
+                add(2, f"insert {table} with references only", Action("insert", table, new_id(table) if new_id else f"{table}_probe_r", refs))
+                # every choice field cycled through its values, one insert per value index
+                choice_fields = [k for k, fs in spec.fields.items() if fs.type == "choice"]
+                width = max((len(spec.fields[k].choices or ()) for k in choice_fields), default=0)
+                for j in range(min(width, 3)):
+                    cycled = dict(values)
+                    for k in choice_fields:
+                        ch = spec.fields[k].choices or ()
+                        cycled[k] = ch[j % len(ch)]
+                    add(3, f"insert {table} with choices #{j}", Action("insert", table, new_id(table) if new_id else f"{table}_probe_c{j}", cycled))
     return [by_phase[p] for p in sorted(by_phase)]
 
 

@@ -336,9 +336,15 @@ class Inducer:
         examples = [ex.masking(self.schema, f) for ex in examples]
         src = None
         if pool is not None:
+            # the expression that explains every positive of this event and the most positives of
+            # the other events of the table (a rule on [insert, update] shows in both)
             pex = [ex.masking(self.schema, f) for ex in pool[0]]
-            src = self._find_value(slot[1], None, [pex[i].obs.after.get(slot[1], pex[i].record_id).get(f) if pex[i].obs.after.get(slot[1], pex[i].record_id) else None for i in pool[1]],
-                                   fspec.type, [(pex[i], None) for i in pool[1]], after_rule=False)
+            ptargets = []
+            for i in pool[1]:
+                rec = pex[i].obs.after.get(slot[1], pex[i].record_id)
+                ptargets.append(rec.get(f) if rec else None)
+            src = self._pooled_value(slot[1], f, fspec.type, [(pex[i], t) for i, t in zip(pool[1], ptargets)],
+                                     [(examples[i], examples[i].obs.after.get(slot[1], examples[i].record_id).get(f)) for i in pos])
         if src is None:
             targets = [ex.obs.after.get(slot[1], ex.record_id).get(f) for ex in (examples[i] for i in pos)]
             src = self._find_value(slot[1], None, targets, fspec.type, [(examples[i], None) for i in pos], after_rule=False)
@@ -356,6 +362,24 @@ class Inducer:
         if cond is False:
             return None
         return LearnedSlot(slot, self._rule_dict(slot, "before", {"set": {f: src}}, cond), pos, neg)  # type: ignore[arg-type]
+
+    def _pooled_value(self, table: str, f: str, ftype: str, pooled: list[tuple[Example, Any]], required: list[tuple[Example, Any]]) -> str | None:
+        """A before-rule value that fits every ``required`` case and the most ``pooled`` ones (at least two)."""
+        def first(src: str) -> list[Any]:
+            return [None if (v := eval_on(src, self.schema, ex, after_rule=False)) is FAIL else v for ex, _ in pooled[:8]]
+
+        best, best_n = None, 1
+        for n, src in enumerate(value_candidates(self.schema, table, [t for _, t in pooled], target_type=ftype, first_inputs=first)):
+            if n >= 4000:
+                break
+            if not all(values_equal(eval_on(src, self.schema, ex, after_rule=False), want) for ex, want in required):
+                continue
+            covered = sum(1 for ex, want in pooled if values_equal(eval_on(src, self.schema, ex, after_rule=False), want))
+            if covered > best_n:
+                best, best_n = src, covered
+                if covered == len(pooled):
+                    break
+        return best
 
     def _find_value(self, table: str, row_table: str | None, targets: list[Any], ftype: str | None,
                     cases: list[tuple[Example, Record | None]], *, after_rule: bool) -> str | None:
