@@ -302,6 +302,14 @@ def learn_dnf(
         term: list[str] = []
         cov_pos = set(uncovered)
         cov_neg = set(negatives)
+        # a term starts with the change that triggers it when one change covers every positive left:
+        # rules fire on changes, and without it a threshold would be pushed up by writes of other fields
+        seeds = [src for src, vals in table.items() if ranks[src] == 0 and all(vals[i] for i in cov_pos)]
+        if seeds:
+            best_seed = min(seeds, key=lambda src: (sum(1 for i in cov_neg if table[src][i]), len(src)))
+            if sum(1 for i in cov_neg if table[best_seed][i]) < len(cov_neg):
+                term.append(best_seed)
+                cov_neg = {i for i in cov_neg if table[best_seed][i]}
         while cov_neg and len(term) < max_literals:
             best = None
             best_key = None
