@@ -102,13 +102,16 @@ class _CompiledRule:
 
 
 class _Run:
-    __slots__ = ("state", "fired", "writes", "created")
+    __slots__ = ("state", "fired", "writes", "created", "tombstones")
 
     def __init__(self, state: State) -> None:
         self.state = state
         self.fired: list[str] = []
         self.writes = 0
         self.created: dict[str, str] = {}
+        # last stored values of records deleted during the action: an after rule's
+        # `current` of a deleted record reads these
+        self.tombstones: dict[tuple[str, str], Record] = {}
 
 
 class Engine:
@@ -238,6 +241,7 @@ class Engine:
 
         # step 3: store
         if op == "delete":
+            run.tombstones[(table, rid)] = new
             st.remove(table, rid)
         else:
             st.put(table, new)
@@ -246,14 +250,13 @@ class Engine:
         after = self._by_trigger.get((table, op, "after"), ())
         if not after:
             return
-        last = [new]
+        tombstones = run.tombstones
 
         def current() -> Record:
             rec = st.get(table, rid)
             if rec is not None and op != "delete":
-                last[0] = rec
                 return rec
-            return last[0]
+            return tombstones.get((table, rid), new)
 
         ctx = EvalContext(st, table, current=current, previous=previous, event=op)
         for cr in after:

@@ -524,10 +524,6 @@ rules:
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: after-rule `current` of a record deleted in a cascade gives the values read at the last use, not its last stored values",
-)
 def test_current_of_a_record_deleted_in_a_cascade_is_its_last_stored_values():
     w = world_from_yaml(STALE)
     # A's update_where writes T1.x = 5 (depth 2); B then deletes T1 (depth 3).
