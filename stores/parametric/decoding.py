@@ -1,0 +1,58 @@
+"""Beam search over semantic-id codes, constrained to valid item ids by a prefix trie.
+
+At every level the log-probabilities of codes that do not continue a valid
+prefix are set to -inf before the beams are ranked, so every finished beam
+is an existing item (or -1 when fewer than ``beam`` items are reachable).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import torch
+from torch import Tensor
+
+if TYPE_CHECKING:  # pragma: no cover
+    from stores.parametric.recommender import GenerativeRecommender
+
+__all__ = ["constrained_beam_search"]
+
+
+@torch.no_grad()
+def constrained_beam_search(model: "GenerativeRecommender", enc: Tensor, pad: Tensor, beam: int) -> Tensor:
+    """enc (B, S, d), pad (B, S) -> item ids (B, beam), best first; -1 marks an empty beam."""
+    trie = model.trie
+    bsz = enc.shape[0]
+    device = enc.device
+    offsets = torch.tensor(model.offsets, device=device)
+    # beams start as one (the root); widths grow up to ``beam``
+    scores = torch.zeros(bsz, 1, device=device)
+    nodes = torch.zeros(bsz, 1, dtype=torch.long, device=device)
+    prefix = torch.full((bsz, 1, 1), model.bos, dtype=torch.long, device=device)
+    for level in range(model.depth):
+        width = prefix.shape[1]
+        flat_prefix = prefix.reshape(bsz * width, -1)
+        enc_rep = enc.repeat_interleave(width, dim=0)
+        pad_rep = pad.repeat_interleave(width, dim=0)
+        logits = model.decode_logits(enc_rep, pad_rep, flat_prefix)[:, -1]  # (B*w, vocab)
+        logp = torch.log_softmax(model.level_logits(logits, level), dim=-1).view(bsz, width, -1)
+        allowed = trie.allowed[level].to(device)[nodes.clamp_min(0)]  # (B, w, size)
+        allowed &= (nodes >= 0).unsqueeze(-1)
+        total = torch.where(allowed, scores.unsqueeze(-1) + logp, torch.full_like(logp, float("-inf")))
+        size = total.shape[-1]
+        k = min(beam, width * size)
+        scores, idx = total.flatten(1).topk(k, dim=-1)  # (B, k)
+        parent = idx // size
+        code = idx % size
+        parent_nodes = nodes.gather(1, parent)
+        nodes = trie.child[level].to(device)[parent_nodes.clamp_min(0), code]
+        nodes = torch.where(torch.isfinite(scores) & (parent_nodes >= 0), nodes, torch.full_like(nodes, -1))
+        prefix = torch.cat(
+            [prefix.gather(1, parent.unsqueeze(-1).expand(-1, -1, prefix.shape[-1])), (code + offsets[level]).unsqueeze(-1)],
+            dim=-1,
+        )
+    items = trie.leaf_item.to(device)[nodes.clamp_min(0)]
+    items = torch.where(nodes >= 0, items, torch.full_like(items, -1))
+    if items.shape[1] < beam:
+        items = torch.cat([items, torch.full((bsz, beam - items.shape[1]), -1, dtype=torch.long, device=device)], dim=1)
+    return items

@@ -1,0 +1,296 @@
+"""A TIGER-style generative recommender, with the LION memory layer as an option.
+
+The encoder reads the user's last ``window`` items, each written as its
+semantic-id code tokens; the decoder generates the next item's codes, and
+beam search keeps only valid code paths (``decoding.constrained_beam_search``).
+
+LION (``RecConfig.memory`` set):
+
+* a product-key memory layer sits between the middle encoder blocks;
+* its query is built from the hidden state *and* a summary of a longer
+  history (the last ``long_window`` items, more than the encoder sees) when
+  ``long_query`` is on, else from the main window only (the ablation);
+* the consolidation loss: a separate head predicts the target's codes from the
+  memory-augmented representation (mean over tokens after the memory layer),
+  weighted by ``consolidation_weight`` and added to the recommendation loss.
+
+Without memory the model is the baseline backbone, layer for layer.
+
+The model implements :class:`memkit.parametric.ParametricMemory`: calling it
+reads, ``consolidate`` trains on batches, ``snapshot``/``restore`` copy the
+weights, ``slot_usage`` reports which slots which user groups activate.
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+from torch import Tensor, nn
+from torch.nn import functional as F
+
+from memkit.errors import ConfigError
+from memkit.parametric import ConsolidationReport, SlotUsage
+from stores.parametric.decoding import constrained_beam_search
+from stores.parametric.product_key_memory import PKMConfig, ProductKeyMemory, make_optimizers
+from stores.parametric.semantic_ids import SemanticIds
+
+__all__ = ["RecConfig", "RecBatch", "GenerativeRecommender"]
+
+
+@dataclass(frozen=True)
+class RecConfig:
+    """Backbone, memory and training settings of the recommender."""
+
+    d_model: int = 64
+    n_heads: int = 4
+    encoder_layers: int = 4
+    decoder_layers: int = 2
+    ff_dim: int = 128
+    dropout: float = 0.1
+    window: int = 10  # items the encoder reads
+    long_window: int = 50  # items summarized for the memory query (LION)
+    memory: PKMConfig | None = None  # None: the TIGER baseline
+    long_query: bool = True
+    consolidation_weight: float = 0.5
+    lr: float = 1e-3
+    value_lr: float = 5e-3
+    grad_clip: float = 1.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.encoder_layers < 2 and self.memory is not None:
+            raise ConfigError("the memory layer sits between encoder blocks: need encoder_layers >= 2")
+        if self.memory is not None and self.memory.dim != self.d_model:
+            raise ConfigError(f"memory dim {self.memory.dim} != d_model {self.d_model}")
+        if self.d_model % self.n_heads:
+            raise ConfigError(f"d_model {self.d_model} is not divisible by n_heads {self.n_heads}")
+
+
+@dataclass
+class RecBatch:
+    """Examples as item ids (0 = padding), histories right-aligned (most recent last).
+
+    window: (B, window) the encoder's input; history: (B, long_window) the
+    longer history for the memory query; target: (B,) the next item.
+    """
+
+    window: Tensor
+    history: Tensor
+    target: Tensor
+
+    def __len__(self) -> int:
+        return int(self.target.shape[0])
+
+
+class GenerativeRecommender(nn.Module):
+    """Encoder-decoder over semantic-id tokens; optional LION memory between encoder blocks."""
+
+    def __init__(self, config: RecConfig, semantic_ids: SemanticIds) -> None:
+        super().__init__()
+        self.config = config
+        c = config
+        self.sizes = list(semantic_ids.sizes)
+        self.depth = semantic_ids.depth
+        offsets = [1]
+        for s in self.sizes[:-1]:
+            offsets.append(offsets[-1] + s)
+        self.offsets = offsets
+        vocab = offsets[-1] + self.sizes[-1] + 1  # + BOS
+        self.bos = vocab - 1
+        codes = semantic_ids.tensor()
+        tokens = torch.where(codes >= 0, codes + torch.tensor(offsets), torch.zeros_like(codes))
+        self.register_buffer("item_tokens", tokens, persistent=False)  # (n_items + 1, depth)
+        self.trie = semantic_ids.trie()
+
+        self.tok_emb = nn.Embedding(vocab, c.d_model, padding_idx=0)
+        self.enc_pos = nn.Embedding(c.window * self.depth, c.d_model)
+        self.dec_pos = nn.Embedding(self.depth + 1, c.d_model)
+        self.emb_drop = nn.Dropout(c.dropout)
+
+        def enc_layer() -> nn.TransformerEncoderLayer:
+            return nn.TransformerEncoderLayer(
+                c.d_model, c.n_heads, c.ff_dim, c.dropout, batch_first=True, norm_first=True
+            )
+
+        mid = c.encoder_layers // 2
+        self.lower = nn.ModuleList(enc_layer() for _ in range(mid))
+        self.upper = nn.ModuleList(enc_layer() for _ in range(c.encoder_layers - mid))
+        self.enc_norm = nn.LayerNorm(c.d_model)
+        dec_layer = nn.TransformerDecoderLayer(
+            c.d_model, c.n_heads, c.ff_dim, c.dropout, batch_first=True, norm_first=True
+        )
+        self.decoder = nn.TransformerDecoder(dec_layer, c.decoder_layers)
+        self.dec_norm = nn.LayerNorm(c.d_model)
+
+        if c.memory is not None:
+            pkm = c.memory
+            if pkm.query_dim != 2 * c.d_model:
+                pkm = PKMConfig(**{**pkm.__dict__, "query_dim": 2 * c.d_model})
+            self.memory: nn.Module = ProductKeyMemory(pkm)
+            self.context = nn.Sequential(nn.Linear(c.d_model, c.d_model), nn.GELU(), nn.LayerNorm(c.d_model))
+            self.consolidation_head: nn.Module = nn.Linear(c.d_model, sum(self.sizes))
+        else:
+            self.memory = nn.Identity()
+            self.context = nn.Identity()
+            self.consolidation_head = nn.Identity()
+
+    @property
+    def has_memory(self) -> bool:
+        """True for LION variants."""
+        return isinstance(self.memory, ProductKeyMemory)
+
+    # -- encoder --------------------------------------------------------
+    def _tokens(self, items: Tensor) -> Tensor:
+        """(B, W) item ids -> (B, W * depth) tokens (0 for padding)."""
+        return self.item_tokens[items].flatten(1)
+
+    def _item_summary(self, items: Tensor) -> Tensor:
+        """(B, L) item ids -> (B, d) mean of item embeddings (sum of their code embeddings)."""
+        emb = self.tok_emb(self.item_tokens[items]).sum(2)  # (B, L, d)
+        mask = (items > 0).unsqueeze(-1).to(emb.dtype)
+        return (emb * mask).sum(1) / mask.sum(1).clamp_min(1.0)
+
+    def encode(self, batch: RecBatch, collect: list[Any] | None = None) -> tuple[Tensor, Tensor, Tensor | None]:
+        """Encoder states (B, S, d), padding mask (B, S), and the memory-augmented pooled state (B, d) or None."""
+        tokens = self._tokens(batch.window)  # (B, S)
+        pad = tokens == 0
+        pos = torch.arange(tokens.shape[1], device=tokens.device)
+        h = self.emb_drop(self.tok_emb(tokens) + self.enc_pos(pos))
+        for layer in self.lower:
+            h = layer(h, src_key_padding_mask=pad)
+        pooled = None
+        if self.has_memory:
+            source = batch.history if self.config.long_query else batch.window
+            ctx = self.context(self._item_summary(source))  # (B, d)
+            q_in = torch.cat([h, ctx.unsqueeze(1).expand_as(h)], dim=-1)  # (B, S, 2d)
+            if collect is not None:
+                read = self.memory.read(h, q_in)
+                collect.append((read, pad))
+                h = h + self.memory.dropout(read.output)
+            else:
+                h = self.memory(h, q_in)
+            keep = (~pad).unsqueeze(-1).to(h.dtype)
+            pooled = (h * keep).sum(1) / keep.sum(1).clamp_min(1.0)
+        for layer in self.upper:
+            h = layer(h, src_key_padding_mask=pad)
+        return self.enc_norm(h), pad, pooled
+
+    # -- decoder --------------------------------------------------------
+    def decode_logits(self, enc: Tensor, pad: Tensor, prefix: Tensor) -> Tensor:
+        """prefix (B, l) code tokens (BOS first) -> hidden of the last position projected on the full vocab (B, vocab)."""
+        pos = torch.arange(prefix.shape[1], device=prefix.device)
+        x = self.tok_emb(prefix) + self.dec_pos(pos)
+        causal = nn.Transformer.generate_square_subsequent_mask(prefix.shape[1], device=prefix.device)
+        h = self.decoder(x, enc, tgt_mask=causal, memory_key_padding_mask=pad)
+        return self.dec_norm(h) @ self.tok_emb.weight.T  # (B, l, vocab)
+
+    def level_logits(self, logits: Tensor, level: int) -> Tensor:
+        """The slice of the vocab that holds codes of ``level``."""
+        start = self.offsets[level]
+        return logits[..., start : start + self.sizes[level]]
+
+    def forward(self, batch: RecBatch) -> dict[str, Tensor]:
+        """Read: losses of a batch (``loss`` = recommendation + weighted consolidation)."""
+        enc, pad, pooled = self.encode(batch)
+        target_tokens = self.item_tokens[batch.target]  # (B, depth)
+        bos = torch.full_like(target_tokens[:, :1], self.bos)
+        logits = self.decode_logits(enc, pad, torch.cat([bos, target_tokens[:, :-1]], dim=1))
+        codes = target_tokens - torch.tensor(self.offsets, device=target_tokens.device)
+        rec = torch.stack(
+            [F.cross_entropy(self.level_logits(logits[:, lv], lv), codes[:, lv]) for lv in range(self.depth)]
+        ).mean()
+        out = {"rec": rec, "loss": rec}
+        if pooled is not None:
+            head = self.consolidation_head(pooled).split(self.sizes, dim=-1)
+            cons = torch.stack([F.cross_entropy(head[lv], codes[:, lv]) for lv in range(self.depth)]).mean()
+            out["consolidation"] = cons
+            if self.config.consolidation_weight > 0:
+                out["loss"] = rec + self.config.consolidation_weight * cons
+        return out
+
+    @torch.no_grad()
+    def recommend(self, batch: RecBatch, beam: int = 20) -> Tensor:
+        """Top-``beam`` item ids (B, beam) by constrained beam search, best first; -1 where fewer are valid."""
+        was_training = self.training
+        self.eval()
+        try:
+            enc, pad, _ = self.encode(batch)
+            return constrained_beam_search(self, enc, pad, beam)
+        finally:
+            self.train(was_training)
+
+    # -- ParametricMemory -----------------------------------------------
+    def consolidate(
+        self,
+        batches: Iterable[RecBatch],
+        *,
+        epochs: int = 1,
+        on_step: Callable[[int], None] | None = None,
+        **options: Any,
+    ) -> ConsolidationReport:
+        """Train on ``batches`` for ``epochs`` (a fresh optimizer per call: one period's fine-tuning)."""
+        batches = list(batches)
+        optimizers = make_optimizers(self, options.get("lr", self.config.lr), options.get("value_lr", self.config.value_lr))
+        self.train()
+        steps, examples, seconds = 0, 0, 0.0
+        sums: dict[str, float] = {}
+        for _ in range(epochs):
+            order = torch.randperm(len(batches)).tolist()
+            for i in order:
+                batch = batches[i]
+                start = time.perf_counter()
+                for opt in optimizers:
+                    opt.zero_grad(set_to_none=True)
+                out = self(batch)
+                out["loss"].backward()
+                if self.config.grad_clip > 0:
+                    dense = [p for p in self.parameters() if p.grad is not None and not p.grad.is_sparse]
+                    torch.nn.utils.clip_grad_norm_(dense, self.config.grad_clip)
+                for opt in optimizers:
+                    opt.step()
+                seconds += time.perf_counter() - start
+                steps += 1
+                examples += len(batch)
+                for key, value in out.items():
+                    sums[key] = sums.get(key, 0.0) + float(value.detach())
+                if on_step is not None:
+                    on_step(1)
+        self.eval()
+        return ConsolidationReport(steps, examples, seconds, {k: v / max(steps, 1) for k, v in sums.items()})
+
+    def snapshot(self) -> dict[str, Any]:
+        """A deep copy of all weights."""
+        return {k: v.detach().clone() for k, v in self.state_dict().items()}
+
+    def restore(self, snapshot: Mapping[str, Any]) -> None:
+        """Load a snapshot back exactly."""
+        self.load_state_dict(copy.deepcopy(dict(snapshot)))
+
+    @torch.no_grad()
+    def slot_usage(
+        self, batches: Iterable[RecBatch], groups: Iterable[Iterable[Hashable]] | None = None
+    ) -> SlotUsage:
+        """Memory slots activated by each example's tokens (read-weighted), per group label."""
+        if not self.has_memory:
+            raise ConfigError("slot usage needs a model with a memory layer")
+        was_training = self.training
+        self.eval()
+        usage = SlotUsage(self.memory.config.n_slots)
+        group_lists = iter(groups) if groups is not None else None
+        try:
+            for batch in batches:
+                collect: list[Any] = []
+                self.encode(batch, collect)
+                read, pad = collect[0]
+                labels = list(next(group_lists)) if group_lists is not None else ["all"] * len(batch)
+                for row, label in enumerate(labels):
+                    keep = ~pad[row]
+                    usage.add(label, read.slots[row][keep].flatten().tolist(), read.weights[row][keep].flatten().tolist())
+        finally:
+            self.train(was_training)
+        return usage
