@@ -79,8 +79,8 @@ def sweep(schema: Schema, state: State, rng: random.Random, *, records_per_table
                                 # the same change on a record whose numbers are all large: conditions that
                                 # also need a threshold to hold show up here
                                 add(2, f"{table}.{fname} -> {choice} with large numbers", Action("update", table, rid, {fname: choice, **numeric_big}))
-                elif fspec.type == "boolean" and n == 0:
-                    add(1, f"{table}.{fname} flipped", Action("update", table, rid, {fname: not bool(cur)}))
+                elif fspec.type == "boolean" and n <= 1:
+                    add(1 if n == 0 else 2, f"{table}.{fname} flipped", Action("update", table, rid, {fname: not bool(cur)}))
                 elif fspec.type == "number":
                     column = [float(r[fname]) for r in state.rows(table) if is_number(r.get(fname))]
                     values = _number_values(cur, column)
@@ -118,7 +118,7 @@ def sweep(schema: Schema, state: State, rng: random.Random, *, records_per_table
                     cycled = dict(values)
                     for k in choice_fields:
                         ch = spec.fields[k].choices or ()
-                        cycled[k] = ch[j % len(ch)]
+                        cycled[k] = ch[-1 - (j % len(ch))]  # last values first: they are often the special ones
                     add(3, f"insert {table} with choices #{j}", Action("insert", table, new_id(table) if new_id else f"{table}_probe_c{j}", cycled))
     return [by_phase[p] for p in sorted(by_phase)]
 

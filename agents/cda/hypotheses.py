@@ -267,7 +267,7 @@ def condition_literals(
     for i, a in enumerate(own_numbers):
         for b in own_numbers[i + 1:]:
             for op in (">", ">=", "<", "<="):
-                lits.append(Literal(f"current.{a} {op} current.{b}", 1))
+                lits.append(Literal(f"current.{a} {op} current.{b}", 2))
     return lits
 
 

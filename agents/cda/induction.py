@@ -122,6 +122,8 @@ class Inducer:
                     target = editable[k]
                     if _same_rule(model.get(target).rule, rule):
                         continue
+                    if not self._improves(model, target, rule, slot, obs):
+                        continue  # the rule it would replace explains this world's data as well: keep it
                     try:
                         model.revise(target, {**rule, "id": target}, reason=f"observations in {world} contradict it ({_slot_text(slot)})", evidence=ev)
                         result.revised.append(target)
@@ -229,6 +231,26 @@ class Inducer:
                 out.append(learned)
         return out
 
+    def _slot_mismatches(self, rules: Sequence[Rule], slot: Slot, obs: Sequence[Observation]) -> int:
+        engine = Engine(self.schema, rules)
+        bad = 0
+        for o in self._trigger_obs(slot, obs):
+            pred = engine.run(o.before, o.action).effects
+            a = Counter(effect_key(e) for e in effects_in_slot(slot, o.action, o.effects))
+            b = Counter(effect_key(e) for e in effects_in_slot(slot, o.action, pred))
+            bad += a != b
+        return bad
+
+    def _improves(self, model: RuleModel, target: str, rule: dict[str, Any], slot: Slot, obs: Sequence[Observation]) -> bool:
+        """True when replacing ``target`` by ``rule`` explains this slot on these observations strictly better."""
+        try:
+            new_rule = parse_rule({**rule, "id": target}, self.schema)
+        except MemkitError:
+            return False
+        current = model.active_rules()
+        revised = [new_rule if r.id == target else r for r in current]
+        return self._slot_mismatches(revised, slot, obs) < self._slot_mismatches(current, slot, obs)
+
     def _add(self, model: RuleModel, rule: dict[str, Any], slot: Slot, ev: list[Evidence], result: InductionResult, world: str) -> None:
         try:
             rid = model.add(rule, reason=f"explains {_slot_text(slot)} seen in {world}", evidence=ev, confidence=min(0.5 + 0.1 * len(ev), 0.95))
@@ -268,7 +290,14 @@ class Inducer:
         trig = [o for o in observations if o.action.table == table and o.action.op == event]
         examples = [example_of(o, self.schema) for o in trig]
         index0 = {id(o): i for i, o in enumerate(observations)}
-        pos = [i for i, o in enumerate(trig) if effects_in_slot(slot, o.action, o.effects) and (only is None or index0[id(o)] in only)]
+        if kind == "own":
+            # the snapshot shows an override even of a field the write itself set (effects hide those)
+            def shows(o: Observation, ex: Example) -> bool:
+                final = o.after.get(table, o.action.id)  # type: ignore[union-attr]
+                return final is not None and not values_equal(final.get(slot[3]), ex.written(self.schema).get(slot[3]))
+            pos = [i for i, o in enumerate(trig) if shows(o, examples[i]) and (only is None or index0[id(o)] in only)]
+        else:
+            pos = [i for i, o in enumerate(trig) if effects_in_slot(slot, o.action, o.effects) and (only is None or index0[id(o)] in only)]
         if not pos:
             return None
         pool_obs = [o for o in observations if o.action.table == table and (kind != "own" or o.action.op != "delete")]
@@ -352,7 +381,7 @@ class Inducer:
             return None
         neg = []
         for i, ex in enumerate(examples):
-            if i in pos or f in ex.obs.action.values:
+            if i in pos:
                 continue
             would = eval_on(src, self.schema, ex, after_rule=False)
             final = (ex.after.get(ex.table, ex.record_id) or ex.current).get(f)

@@ -177,16 +177,16 @@ class SystematicPolicy:
                     threshold_slots.update(slot_of_rule(parse_rule(lr.rule, session.platform.schema())))
                 except MemkitError:
                     continue
-        effects_of = {id(o.action): o.effects for o in session.observations}
-        labelled = [(o.action, bool(o.effects)) for o in session.observations if not o.rolled_back]
-        for neg, pos, fname in bisect_pairs(labelled, state):
-            if not set(slots_of_effects(pos, effects_of.get(id(pos), []))) & threshold_slots:
-                continue
-            key = repr((pos.op, pos.table, fname, sorted(k for k in pos.values)))
-            if key in s["bisected"]:
-                continue
-            s["bisected"].add(key)
-            s["bisections"].append({"neg": neg, "pos": pos, "field": fname, "steps": 0})
+        for slot in sorted(threshold_slots):
+            # positive: the write shows this slot's effect; negative: it does not
+            labelled = [(o.action, slot in slots_of_effects(o.action, o.effects)) for o in session.observations
+                        if not o.rolled_back and o.action.table == slot[1] and o.action.op == slot[2]]
+            for neg, pos, fname in bisect_pairs(labelled, state):
+                key = repr((slot, fname, sorted(pos.values)))
+                if key in s["bisected"]:
+                    continue
+                s["bisected"].add(key)
+                s["bisections"].append({"neg": neg, "pos": pos, "field": fname, "steps": 0, "slot": slot})
         for b in list(s["bisections"]):
             probe = self._bisect_step(session, b)
             if probe is None:
@@ -223,7 +223,7 @@ class SystematicPolicy:
         """Narrow the bisection interval that ``obs`` probed."""
         for b in session.scratch.get("bisections", []):
             if b.get("pending") is obs.action:
-                if obs.effects:
+                if b["slot"] in slots_of_effects(obs.action, obs.effects):
                     b["pos"] = obs.action
                 else:
                     b["neg"] = obs.action
