@@ -115,6 +115,18 @@ def _location(raw: Any, path: list[Any]) -> str:
 
 
 def _schema_errors(raw: Any, path: Path) -> None:
+    # the schema's if/then for extends gives unreadable messages: say it plainly first
+    if "extends" in raw:
+        clash = [k for k in ("tables", "records", "rules") if k in raw]
+        if clash:
+            raise WorldValidationError(
+                f"{', '.join(clash)} not allowed with extends: a shifted world takes them from its base "
+                "(change rules with shift: modify/add/delete)", path=str(path), location="top level")
+    else:
+        if "shift" in raw:
+            raise WorldValidationError("shift needs extends (the base world it shifts)", path=str(path), location="top level")
+        if "tables" not in raw and "format" in raw and "name" in raw:
+            raise WorldValidationError("tables is required (or extends a base world)", path=str(path), location="top level")
     validator = world_schema_validator()
     errors = sorted(validator.iter_errors(raw), key=lambda e: (len(e.absolute_path), list(map(str, e.absolute_path))))
     if errors:
