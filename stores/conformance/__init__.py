@@ -1,0 +1,1 @@
+"""Conformance suites: one per memory protocol, run against every backend."""
