@@ -17,7 +17,9 @@ from pathlib import Path
 
 __all__ = ["BENCH_MODULES", "main"]
 
-BENCH_MODULES: dict[str, str] = {}
+BENCH_MODULES: dict[str, str] = {
+    "worldshift": "evals.worldshift.bench",
+}
 
 
 def main(argv: list[str] | None = None) -> int:
