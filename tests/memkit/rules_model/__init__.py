@@ -1,0 +1,1 @@
+"""Tests of the learned rule model (memkit.rules.model)."""
