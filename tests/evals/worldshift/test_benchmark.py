@@ -9,8 +9,18 @@ import pytest
 from memkit.errors import ConfigError
 
 from evals.cli import main
-from evals.worldshift.benchmark import BenchmarkSettings, rule_recovery, run_benchmark
-from evals.worldshift.worlds_index import load_named_world
+from memkit.rules import load_world
+from memkit.rules.model import RuleModel
+
+from evals.worldshift.benchmark import (
+    BenchmarkSettings,
+    deleted_rule_probes,
+    deleted_rule_retired,
+    rule_probes,
+    rule_recovery,
+    run_benchmark,
+)
+from evals.worldshift.worlds_index import load_named_world, resolve_world
 
 FAMILY = ["example-A", "example-B"]
 
@@ -49,12 +59,80 @@ def test_json_shape_has_one_row_per_method_world_seed(worlds):
 
 
 def test_rule_recovery_is_behavioural(worlds):
-    from memkit.rules.model import RuleModel
-
     world = worlds[0]
     empty = RuleModel(world.schema, world.name)
     recovered, total, probed = rule_recovery(world, empty)
     assert (recovered, total) == (0, len(world.rules)) and probed >= 1
+
+
+def _only(world, **rules) -> RuleModel:
+    model = RuleModel(world.schema, world.name)
+    for rule in world.rules:
+        model.add(rules.get(rule.id, rule), reason="t", rule_id=rule.id)
+    return model
+
+
+def test_probes_add_perturbed_writes_that_catch_an_overfitted_rule(worlds):
+    world = worlds[0]
+    probes = rule_probes(world, "line_amount")
+    fired_in_tests = 2  # example-A: the quantity update and the line insert
+    assert fired_in_tests < len(probes) <= fired_in_tests + 10
+    assert all(p.adds for p in probes)  # each probe shows an effect of the rule
+    exact = _only(world)
+    overfit = world.rule("line_amount").to_dict() | {"condition": "current.quantity == 3 or current.quantity == 1"}
+    fitted = _only(world, line_amount=overfit)
+    # the overfitted rule reproduces every test...
+    initial = world.initial_state()
+    for probe in probes[:fired_in_tests]:
+        assert fitted.predict(probe.action, initial) == exact.predict(probe.action, initial)
+    # ...but not the perturbed probes, so it does not count as recovered
+    table = {r.id: rule_probes(world, r.id) for r in world.rules}
+    recovered, _, probed = rule_recovery(world, exact, table)
+    assert recovered == probed
+    assert any(fitted.predict(p.action, initial) != exact.predict(p.action, initial) for p in probes[fired_in_tests:])
+    assert rule_recovery(world, fitted, table)[0] < probed
+
+
+def _family_with_a_deletion(tmp_path):
+    base = resolve_world("example-A")
+    path = tmp_path / "example-D.yaml"
+    path.write_text(
+        "format: worldshift/1\nname: example-D\n"
+        f"extends: {base}\n"
+        "shift: {delete: [cancel_clears_approvals]}\n"
+        "tests:\n"
+        "  - {op: update, table: order, id: O1, values: {state: cancelled}}\n"
+        "  - {op: update, table: order_line, id: L1, values: {quantity: 3}}\n"
+    )
+    return load_world(base), load_world(path)
+
+
+def test_deleted_rule_retired_needs_the_effect_gone_and_an_edit_in_this_world(tmp_path):
+    a, d = _family_with_a_deletion(tmp_path)
+    probes = deleted_rule_probes(a, d)
+    assert list(probes) == ["cancel_clears_approvals"] and probes["cancel_clears_approvals"]
+    assert deleted_rule_probes(None, a) == {} and deleted_rule_retired(a, RuleModel(a.schema, "A"), {}) is None
+    inherited = _only(a).inherit(d.name)
+    assert deleted_rule_retired(d, inherited, probes) is False  # still predicts the deleted effect
+    inherited.retire("cancel_clears_approvals", reason="its effect is gone")
+    assert deleted_rule_retired(d, inherited, probes) is True
+    never_learned = RuleModel(a.schema, "A").inherit(d.name)
+    assert deleted_rule_retired(d, never_learned, probes) is False  # nothing was retired or revised in D
+
+
+def test_benchmark_reports_deletion_only_for_inheriting_methods(tmp_path):
+    a, d = _family_with_a_deletion(tmp_path)
+    out = run_benchmark(BenchmarkSettings(worlds=["A", "D"], methods=["oracle", "continual+audit"], budget=30), [a, d])
+    flags = {(r["method"], r["world"]): r["deleted_rule_retired"] for r in out["results"]}
+    assert flags[("oracle", "example-D")] is None and flags[("continual+audit", "example-A")] is None
+    assert isinstance(flags[("continual+audit", "example-D")], bool)
+
+
+def test_an_exported_model_passes_worldshift_check(tmp_path, capsys):
+    world = load_named_world("example-A")
+    path = _only(world).export(tmp_path / "learned.yaml", name="learned", records=world.records)
+    assert main(["worldshift", "check", str(path)]) == 0
+    assert "learned" in capsys.readouterr().out
 
 
 def test_unknown_method_or_llm_without_endpoint_is_a_config_error(worlds, monkeypatch):
