@@ -116,6 +116,8 @@ def test_llm_policy_queries_writes_fixes_a_refused_rule_and_stops(world, chat_se
     assert len(policy.errors) == 1
     # both writes ran on the platform and count against the budget
     assert platform.writes == 2 == report.writes <= 5
+    assert [(e.action["op"], e.action["id"]) for e in model.trajectory] == [("update", seen["line"]), ("insert", "X00001")]
+    assert model.trajectory[0].note == "llm: does amount follow quantity?"
     # the induce step saw the experiments with the effects and what the model predicted
     assert "set order/O1.total = 60" in seen["induce_prompt"]
     assert "model: predicts" in seen["induce_prompt"]
