@@ -108,11 +108,11 @@ class RuleModel:
         return parsed.to_dict() | ({"name": raw["name"]} if raw.get("name") else {}), parsed
 
     def _fresh_id(self) -> str:
-        while True:
-            rid = f"L{self._next:03d}"
-            self._next += 1
-            if rid not in self._rules:
-                return rid
+        """The next free ``L###`` id (not taken yet: a refused rule must not use one up)."""
+        n = self._next
+        while f"L{n:03d}" in self._rules:
+            n += 1
+        return f"L{n:03d}"
 
     def _log(self, op: str, rule_id: str, reason: str, before: dict | None, after: dict | None, evidence: Sequence[Evidence]) -> None:
         self._cache = None
@@ -128,6 +128,8 @@ class RuleModel:
             raise RuleModelError(f"rule id {rule_id!r} is already in the model")
         rid = rule_id or self._fresh_id()
         raw, parsed = self._validated(rule, rid)
+        if rule_id is None:
+            self._next = int(rid[1:]) + 1
         self._rules[rid] = LearnedRule(id=rid, rule=raw, confidence=confidence, origin_world=self.world,
                                        evidence=list(evidence), text=describe_rule(parsed))
         self._log("add", rid, reason, None, raw, evidence)
