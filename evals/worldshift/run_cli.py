@@ -21,11 +21,12 @@ def add_run_parser(sub: argparse._SubParsersAction) -> None:
     """Add ``run`` to the ``worldshift`` group."""
     r = sub.add_parser("run", help="run the CDA benchmark over a world family (default ews-A ews-B ews-C ews-D)")
     r.add_argument("--worlds", nargs="+", default=list(DEFAULT_FAMILY), help="world files or built-in names, in family order")
-    r.add_argument("--access", default="blind", choices=["blind", "listing", "definitions"])
-    r.add_argument("--budget", type=int, default=300, help="platform writes per world (default 300)")
+    # options are checked in _run (ConfigError: one line, exit 2) rather than by argparse (usage dump)
+    r.add_argument("--access", default="blind", help="blind (default), listing or definitions")
+    r.add_argument("--budget", default="300", help="platform writes per world (default 300)")
     r.add_argument("--methods", default=",".join(DEFAULT_METHODS), help=f"comma-separated, of {', '.join(METHODS)}")
-    r.add_argument("--seeds", type=int, default=1, help="number of seeds (default 1)")
-    r.add_argument("--checkpoint-every", type=int, default=10, help="score the model every N writes (for writes-to-IoU-0.95)")
+    r.add_argument("--seeds", default="1", help="number of seeds (default 1)")
+    r.add_argument("--checkpoint-every", default="10", help="score the model every N writes (for writes-to-IoU-0.95; default 10)")
     r.add_argument("--json", dest="json_path", help="write all results to this JSON file")
     r.add_argument("--plot", dest="plot_path", help="draw IoU per world and method to this PNG")
     r.add_argument("--store", dest="store_path", help="SQLite file where every learned model is saved per method/seed/world")
@@ -47,13 +48,21 @@ def _llm_factory(methods: list[str]):
     return lambda: LLMPolicy(chat)
 
 
+def _int(option: str, text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ConfigError(f"{option} needs a whole number, got {text!r}") from None
+
+
 def _run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     methods = [m.strip() for m in args.methods.split(",") if m.strip()]
-    settings = BenchmarkSettings(worlds=list(args.worlds), access=args.access, budget=args.budget, methods=methods,
-                                 seeds=args.seeds, checkpoint_every=args.checkpoint_every)
+    settings = BenchmarkSettings(worlds=list(args.worlds), access=args.access, budget=_int("--budget", args.budget),
+                                 methods=methods, seeds=_int("--seeds", args.seeds),
+                                 checkpoint_every=_int("--checkpoint-every", args.checkpoint_every))
     settings.validate()
     worlds = [load_named_world(w) for w in args.worlds]
     factory = _llm_factory(methods)
@@ -95,6 +104,10 @@ def _pm(mean: float, std: float, fmt: str = "{:.3f}") -> str:
     return text + (f" ±{fmt.format(std)}" if std else "")
 
 
+def _num(value: float) -> str:
+    return f"{value:.0f}" if float(value).is_integer() else f"{value:.1f}"
+
+
 def render_table(results: dict[str, Any]):
     """The results table: one row per method and world, mean ± std over seeds."""
     from rich.table import Table
@@ -108,7 +121,7 @@ def render_table(results: dict[str, Any]):
             reach = f"never (0/{s['seeds']})"
         table.add_row(
             s["method"], s["world"], _pm(s["precision"], s["precision_std"]), _pm(s["recall"], s["recall_std"]),
-            _pm(s["iou"], s["iou_std"]), f"{s['rules_recovered']:.1f}/{s['rules_true']}" + (f" ({s['rules_probed']} probed)" if s["rules_probed"] != s["rules_true"] else ""), s["deleted_rule_retired"] or "-",
+            _pm(s["iou"], s["iou_std"]), f"{_num(s['rules_recovered'])}/{s['rules_true']}" + (f" ({s['rules_probed']} probed)" if s["rules_probed"] != s["rules_true"] else ""), s["deleted_rule_retired"] or "-",
             f"{s['writes']:.0f}", reach, f"{s['reads']:.0f}", f"{s['seconds']:.1f}",
         )
     return table

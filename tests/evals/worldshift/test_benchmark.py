@@ -158,6 +158,10 @@ def test_cli_run_writes_json_and_plot(tmp_path, capsys):
         ["worldshift", "run", "--worlds", "example-A", "--methods", "nope"],
         ["worldshift", "run", "--worlds", "no-such-world"],
         ["worldshift", "run", "--worlds", "example-A", "--methods", "llm"],
+        ["worldshift", "run", "--worlds", "example-A", "--access", "psychic"],
+        ["worldshift", "run", "--worlds", "example-A", "--budget", "lots"],
+        ["worldshift", "run", "--worlds", "example-A", "--budget", "-1"],
+        ["worldshift", "run", "--worlds", "example-A", "--seeds", "0"],
         ["worldshift", "check", "no-such-world"],
     ],
 )
@@ -167,3 +171,21 @@ def test_user_errors_exit_2_with_one_line(argv, capsys, monkeypatch):
     assert main(argv) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("memkit: error:") and "\n" not in err
+
+
+def test_cli_store_saves_each_learned_model_per_world(tmp_path, worlds):
+    from stores.rule_store import SQLiteRuleStore
+
+    db = tmp_path / "models.db"
+    code = main(["worldshift", "run", "--worlds", *FAMILY, "--methods", "oracle,continual", "--budget", "10",
+                 "--store", str(db)])
+    assert code == 0
+    store = SQLiteRuleStore(db, worlds[0].schema)
+    try:
+        assert store.worlds() == ["continual/0/example-A", "continual/0/example-B"]
+        a, b = store.load("continual/0/example-A"), store.load("continual/0/example-B")
+        assert (a.world, b.world) == ("example-A", "example-B")
+        # B's model was inherited from A's: it starts with A's whole history
+        assert [h.model_dump() for h in b.history[: len(a.history)]] == [h.model_dump() for h in a.history]
+    finally:
+        store.close()
