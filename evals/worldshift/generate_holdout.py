@@ -1,0 +1,570 @@
+"""Generator of the held-out world family ``holdout-A`` ... ``holdout-D`` (package data).
+
+A warehouse inventory and purchasing domain, deliberately unlike the
+EnterpriseWorldShift service desk: 8 tables, 133 initial records, 18 rules in
+world A. B modifies one rule (the carrier's fee per kg goes up: a computed
+value changes), C adds one (a stock level that turns low raises a draft
+purchase order with the product's supplier), D deletes one (stock that runs
+out no longer opens an out-of-stock alert).
+
+The family measures how a rule-discovery agent generalises; it is built from
+the format spec and the engine only, never from agent code, and must never be
+used to tune an agent.
+
+Everything is deterministic (fixed seed, no clock): ``python -m
+evals.worldshift.generate_holdout`` rewrites the four files, and a test checks
+that the shipped files are exactly this script's output.
+
+Tests (60 per world) are picked from realistic candidate writes by running the
+true rules: half trigger rules (every rule of a world fires in at least 3
+tests), a quarter are near misses (a write on a rule's trigger whose condition
+just fails: a threshold met exactly, another choice value, a delete of a
+record with nothing hanging off it), a quarter unrelated writes. B, C and D
+each have at least 10 tests on the trigger of their changed, added or deleted
+rule; D's show that the deleted rule's effect is gone.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from memkit.rules import Action, Engine, World, load_world, parse_world
+
+__all__ = ["FOCUS", "SHIFT_RULES", "TESTS_PER_WORLD", "WORLD_DIR", "build_base", "build_shifts", "generate", "main"]
+
+WORLD_DIR = Path(__file__).parent / "worlds"
+SEED = 7321
+TESTS_PER_WORLD = 60
+# world -> the rule its shift changes (modified in B, added in C, deleted in D)
+SHIFT_RULES = {"B": "H11", "C": "H19", "D": "H10"}
+FOCUS = SHIFT_RULES
+FEE_PER_KG_A = 1.8
+FEE_PER_KG_B = 2.25
+LOW_STOCK = 25
+APPROVAL_TOTAL = 5000
+
+TABLES: dict[str, Any] = {
+    "warehouse": {"fields": {
+        "name": {"type": "string"},
+        "region": {"type": "choice", "choices": ["north", "south", "east", "west"]},
+        "capacity": {"type": "number"},
+        "active": {"type": "boolean", "default": True},
+    }},
+    "supplier": {"fields": {
+        "name": {"type": "string"},
+        "rating": {"type": "number"},
+        "preferred": {"type": "boolean", "default": False},
+        "lead_days": {"type": "number", "default": 7},
+        "blocked": {"type": "boolean", "default": False},
+    }},
+    "product": {"fields": {
+        "name": {"type": "string"},
+        "category": {"type": "choice", "choices": ["electronics", "furniture", "apparel", "grocery", "tools"]},
+        "supplier": {"type": "reference", "ref": "supplier"},
+        "unit_cost": {"type": "number"},
+        "weight": {"type": "number"},
+        "discontinued": {"type": "boolean", "default": False},
+    }},
+    "stock": {"fields": {
+        "product": {"type": "reference", "ref": "product"},
+        "warehouse": {"type": "reference", "ref": "warehouse"},
+        "on_hand": {"type": "number", "default": 0},
+        "status": {"type": "choice", "choices": ["ok", "low", "out"], "default": "ok"},
+        "value": {"type": "number", "default": 0},
+    }},
+    "purchase_order": {"fields": {
+        "supplier": {"type": "reference", "ref": "supplier"},
+        "warehouse": {"type": "reference", "ref": "warehouse"},
+        "state": {"type": "choice", "choices": ["draft", "sent", "received", "cancelled"], "default": "draft"},
+        "total": {"type": "number", "default": 0},
+        "line_count": {"type": "number", "default": 0},
+        "needs_approval": {"type": "boolean", "default": False},
+    }},
+    "po_line": {"fields": {
+        "purchase_order": {"type": "reference", "ref": "purchase_order"},
+        "product": {"type": "reference", "ref": "product"},
+        "quantity": {"type": "number", "default": 1},
+        "unit_cost": {"type": "number"},
+        "amount": {"type": "number", "default": 0},
+        "received": {"type": "boolean", "default": False},
+    }},
+    "shipment": {"fields": {
+        "warehouse": {"type": "reference", "ref": "warehouse"},
+        "product": {"type": "reference", "ref": "product"},
+        "quantity": {"type": "number"},
+        "weight": {"type": "number"},
+        "service": {"type": "choice", "choices": ["standard", "express"], "default": "standard"},
+        "state": {"type": "choice", "choices": ["pending", "packed", "shipped", "delivered", "cancelled"], "default": "pending"},
+        "fee": {"type": "number", "default": 0},
+    }},
+    "alert": {"fields": {
+        "stock": {"type": "reference", "ref": "stock"},
+        "warehouse": {"type": "reference", "ref": "warehouse"},
+        "kind": {"type": "choice", "choices": ["out_of_stock", "damaged", "count_mismatch"]},
+        "open": {"type": "boolean", "default": True},
+    }},
+}
+
+_ID_PREFIX = {"warehouse": "WH", "supplier": "SUP", "product": "PRD", "stock": "STK", "purchase_order": "PO", "po_line": "POL",
+              "shipment": "SHP", "alert": "ALR"}
+
+
+def _fee_rule(rate: float, name: str) -> dict[str, Any]:
+    return {"id": "H11", "name": name, "table": "shipment", "events": ["insert", "update"], "when": "before",
+            "condition": "changed(weight)", "actions": [{"set": {"fee": f"round(current.weight * {rate}, 2)"}}]}
+
+
+def _rules_a() -> list[dict[str, Any]]:
+    """The 18 rules of world A (ids H01..H18 stay the same across shifted worlds)."""
+    return [
+        {"id": "H01", "name": "A new order line without a cost takes the product's cost", "table": "po_line", "events": ["insert"],
+         "when": "before", "order": 10, "condition": "is_empty(current.unit_cost)",
+         "actions": [{"set": {"unit_cost": "current.product.unit_cost"}}]},
+        {"id": "H02", "name": "Line amount follows quantity and unit cost", "table": "po_line", "events": ["insert", "update"],
+         "when": "before", "order": 20, "condition": "changed(quantity) or changed(unit_cost)",
+         "actions": [{"set": {"amount": "round(current.quantity * current.unit_cost, 2)"}}]},
+        {"id": "H03", "name": "A purchase order totals and counts its lines", "table": "po_line", "events": ["insert", "update", "delete"],
+         "when": "after",
+         "actions": [{"update": {"target": "current.purchase_order", "set": {
+             "total": "sum(po_line, amount, row.purchase_order == current.purchase_order)",
+             "line_count": "count(po_line, row.purchase_order == current.purchase_order)"}}}]},
+        {"id": "H04", "name": f"Purchase orders above {APPROVAL_TOTAL} need approval", "table": "purchase_order", "events": ["update"],
+         "when": "before", "condition": f"changed(total) and current.total > {APPROVAL_TOTAL}",
+         "actions": [{"set": {"needs_approval": True}}]},
+        {"id": "H05", "name": "Receiving a purchase order receives its lines", "table": "purchase_order", "events": ["update"],
+         "when": "after", "condition": "changes_to(state, 'received')",
+         "actions": [{"update_where": {"table": "po_line", "where": "row.purchase_order == current.id and row.received == false",
+                                       "set": {"received": True}}}]},
+        {"id": "H06", "name": "A received line adds its quantity to the stock of the order's warehouse", "table": "po_line",
+         "events": ["update"], "when": "after", "condition": "changes_to(received, true)",
+         "actions": [{"update_where": {"table": "stock",
+                                       "where": "row.product == current.product and row.warehouse == current.purchase_order.warehouse",
+                                       "set": {"on_hand": "row.on_hand + current.quantity"}}}]},
+        {"id": "H07", "name": "Stock value follows the quantity on hand", "table": "stock", "events": ["insert", "update"],
+         "when": "before", "condition": "changed(on_hand)",
+         "actions": [{"set": {"value": "round(current.on_hand * current.product.unit_cost, 2)"}}]},
+        {"id": "H08", "name": f"Stock below {LOW_STOCK} is low", "table": "stock", "events": ["update"], "when": "before", "order": 10,
+         "condition": f"changed(on_hand) and current.on_hand < {LOW_STOCK}",
+         "actions": [{"set": {"status": "'low'"}}]},
+        {"id": "H09", "name": "Stock at or below zero is out", "table": "stock", "events": ["update"], "when": "before", "order": 20,
+         "condition": "changed(on_hand) and current.on_hand <= 0",
+         "actions": [{"set": {"status": "'out'"}}]},
+        {"id": "H10", "name": "Stock that runs out opens an out-of-stock alert", "table": "stock", "events": ["update"], "when": "after",
+         "condition": "changes_to(status, 'out')",
+         "actions": [{"create": {"table": "alert", "values": {"stock": "current.id", "warehouse": "current.warehouse",
+                                                               "kind": "'out_of_stock'", "open": True}}}]},
+        _fee_rule(FEE_PER_KG_A, f"Shipping fee is {FEE_PER_KG_A} per kg"),
+        {"id": "H12", "name": "Shipping takes the quantity out of the warehouse's stock", "table": "shipment", "events": ["update"],
+         "when": "after", "condition": "changes_to(state, 'shipped')",
+         "actions": [{"update_where": {"table": "stock", "where": "row.product == current.product and row.warehouse == current.warehouse",
+                                       "set": {"on_hand": "row.on_hand - current.quantity"}}}]},
+        {"id": "H13", "name": "Grocery shipments go express", "table": "shipment", "events": ["insert"], "when": "before",
+         "condition": "current.product.category == 'grocery'",
+         "actions": [{"set": {"service": "'express'"}}]},
+        {"id": "H14", "name": "Deleting a purchase order deletes its lines", "table": "purchase_order", "events": ["delete"],
+         "when": "after",
+         "actions": [{"delete_where": {"table": "po_line", "where": "row.purchase_order == current.id"}}]},
+        {"id": "H15", "name": "Blocking a supplier cancels its draft purchase orders", "table": "supplier", "events": ["update"],
+         "when": "after", "condition": "changes_to(blocked, true)",
+         "actions": [{"update_where": {"table": "purchase_order", "where": "row.supplier == current.id and row.state == 'draft'",
+                                       "set": {"state": "'cancelled'"}}}]},
+        {"id": "H16", "name": "Cancelling a purchase order drops its unreceived lines", "table": "purchase_order", "events": ["update"],
+         "when": "after", "condition": "changes_to(state, 'cancelled')",
+         "actions": [{"delete_where": {"table": "po_line", "where": "row.purchase_order == current.id and row.received == false"}}]},
+        {"id": "H17", "name": "Closing a warehouse cancels its pending shipments", "table": "warehouse", "events": ["update"],
+         "when": "after", "condition": "changes_to(active, false)",
+         "actions": [{"update_where": {"table": "shipment", "where": "row.warehouse == current.id and row.state == 'pending'",
+                                       "set": {"state": "'cancelled'"}}}]},
+        {"id": "H18", "name": "A supplier rated below 2 loses preferred status", "table": "supplier", "events": ["update"],
+         "when": "before", "condition": "changed(rating) and current.rating < 2",
+         "actions": [{"set": {"preferred": False}}]},
+    ]
+
+
+def build_shifts() -> dict[str, dict[str, Any]]:
+    """The shifts: B modifies H11 (fee per kg), C adds H19 (low stock reorders), D deletes H10 (out-of-stock alert)."""
+    h19 = {"id": "H19", "name": "Stock that turns low raises a draft purchase order with the product's supplier", "table": "stock",
+           "events": ["update"], "when": "after", "condition": "changes_to(status, 'low')",
+           "actions": [{"create": {"table": "purchase_order", "values": {
+               "supplier": "current.product.supplier", "warehouse": "current.warehouse", "state": "'draft'"}}}]}
+    return {"B": {"modify": [_fee_rule(FEE_PER_KG_B, f"Shipping fee is {FEE_PER_KG_B} per kg (carrier tariff raised)")]},
+            "C": {"add": [h19]}, "D": {"delete": ["H10"]}}
+
+
+# -- initial records -----------------------------------------------------------------------------
+
+_WAREHOUSES = [("Rotterdam Central", "north", 12000), ("Lyon South", "south", 8000), ("Leipzig East", "east", 9500),
+               ("Porto West", "west", 6000), ("Antwerp Overflow", "north", 4000)]
+_SUPPLIERS = [("Nordic Components", 4.6, True, 5), ("Atlas Furniture", 3.8, True, 14), ("Verde Foods", 4.1, True, 3),
+              ("Keller Tools", 2.4, True, 9), ("Lumen Electronics", 3.2, False, 10), ("Textil Norte", 2.1, False, 21),
+              ("Baltic Hardware", 4.9, True, 6), ("Orchard Fresh", 1.8, False, 4)]
+# name, category, supplier index, unit cost, weight in kg
+_PRODUCTS = [
+    ("USB-C dock", "electronics", 0, 89.5, 0.6), ("27in monitor", "electronics", 4, 215.0, 6.2), ("Wireless mouse", "electronics", 0, 18.9, 0.1),
+    ("Label printer", "electronics", 4, 142.0, 2.3), ("Barcode scanner", "electronics", 0, 76.0, 0.4),
+    ("Office chair", "furniture", 1, 189.0, 14.5), ("Standing desk", "furniture", 1, 420.0, 32.0), ("Pallet rack", "furniture", 6, 310.0, 48.0),
+    ("Filing cabinet", "furniture", 1, 135.0, 21.0), ("Safety vest", "apparel", 5, 6.4, 0.2), ("Work gloves", "apparel", 5, 3.9, 0.1),
+    ("Steel-toe boots", "apparel", 5, 48.0, 1.6), ("Fleece jacket", "apparel", 5, 32.5, 0.8), ("Coffee beans 1kg", "grocery", 2, 14.2, 1.0),
+    ("Bottled water 24pk", "grocery", 7, 5.8, 12.0), ("Oat bars box", "grocery", 2, 9.6, 0.9), ("Fresh fruit crate", "grocery", 7, 22.0, 8.5),
+    ("Cordless drill", "tools", 3, 119.0, 1.9), ("Socket set", "tools", 3, 64.0, 3.4), ("Pallet jack", "tools", 6, 385.0, 70.0),
+    ("Tape gun", "tools", 6, 12.5, 0.5), ("Ladder 3m", "tools", 3, 97.0, 9.0), ("Shrink wrap roll", "tools", 6, 18.0, 2.2),
+    ("Label tape", "electronics", 4, 7.2, 0.1),
+]
+_NEW_WAREHOUSES = [("Hamburg Port", "north"), ("Milan Hub", "south"), ("Gdansk Docks", "east"), ("Bilbao Yard", "west")]
+_NEW_SUPPLIERS = ["Delta Packaging", "Iberia Steel", "Alpine Goods", "Carpathia Supply"]
+_NEW_PRODUCTS = [("Tablet stand", "electronics", 24.0, 0.7), ("Bookshelf", "furniture", 88.0, 19.0), ("Rain jacket", "apparel", 41.0, 0.9),
+                 ("Green tea 100ct", "grocery", 8.4, 0.4), ("Torque wrench", "tools", 72.0, 1.5), ("Sandwich crate", "grocery", 31.0, 6.0)]
+_RENAMES = {"warehouse": ["Rotterdam Europoort", "Lyon Saint-Priest", "Leipzig Nord", "Porto Maia", "Antwerp North"],
+            "supplier": ["Nordic Components AB", "Atlas Office", "Verde Foods BV", "Keller Werkzeuge", "Lumen Tech", "Textil Norte SA",
+                         "Baltic Hardware Oy", "Orchard Fresh Ltd"],
+            "product": ["USB-C dock v2", "27in IPS monitor", "Silent mouse", "Thermal label printer", "2D barcode scanner"]}
+
+
+def _status(on_hand: float) -> str:
+    return "out" if on_hand <= 0 else "low" if on_hand < LOW_STOCK else "ok"
+
+
+def _records(rng: random.Random) -> dict[str, list[dict[str, Any]]]:
+    """133 records, consistent with the rules of world A (totals, values, statuses and fees as the rules would set them)."""
+    warehouses = [{"id": f"WH{i + 1:02d}", "name": n, "region": r, "capacity": c, "active": True} for i, (n, r, c) in enumerate(_WAREHOUSES)]
+    suppliers = [{"id": f"SUP{i + 1:02d}", "name": n, "rating": r, "preferred": p, "lead_days": d, "blocked": i == 5}
+                 for i, (n, r, p, d) in enumerate(_SUPPLIERS)]
+    products = [{"id": f"PRD{i + 1:03d}", "name": n, "category": c, "supplier": f"SUP{s + 1:02d}", "unit_cost": cost, "weight": w,
+                 "discontinued": i == 12} for i, (n, c, s, cost, w) in enumerate(_PRODUCTS)]
+    # 36 stock rows: every product in one warehouse, the first 12 in a second one
+    pairs = [(p, p % 5) for p in range(24)] + [(p, (p + 2) % 5) for p in range(12)]
+    levels = [0, 8, 14, 19, 24, 25, 26, 30, 40, 55, 60, 75, 80, 120, 150, 180, 240, 300, 420]
+    stock = []
+    for i, (p, w) in enumerate(pairs):
+        on_hand = levels[(i * 7 + rng.randrange(3)) % len(levels)]
+        stock.append({"id": f"STK{i + 1:03d}", "product": products[p]["id"], "warehouse": warehouses[w]["id"], "on_hand": on_hand,
+                      "status": _status(on_hand), "value": round(on_hand * products[p]["unit_cost"], 2)})
+    stocked = {(s["product"], s["warehouse"]) for s in stock}
+    states = ["draft"] * 6 + ["sent"] * 4 + ["received"] * 3 + ["cancelled"]
+    orders, lines = [], []
+    for i, state in enumerate(states):
+        sup = suppliers[[0, 1, 2, 3, 4, 6, 7, 0, 1, 2, 3, 4, 6, 7][i]]
+        wh = warehouses[i % 5]["id"]
+        orders.append({"id": f"PO{i + 1:03d}", "supplier": sup["id"], "warehouse": wh, "state": state, "total": 0, "line_count": 0,
+                       "needs_approval": False})
+    # 24 lines: two for each of the first 10 orders, one for the next 4 (the cancelled order has one received line left)
+    for i in range(24):
+        order = orders[i // 2] if i < 20 else orders[10 + (i - 20)]
+        own = [p for p in products if p["supplier"] == order["supplier"] and (p["id"], order["warehouse"]) in stocked]
+        pool = own or [p for p in products if (p["id"], order["warehouse"]) in stocked]
+        product = pool[(i + rng.randrange(len(pool))) % len(pool)]
+        # bulky or dear products are ordered by the handful, cheap ones by the case
+        qty = rng.choice([2, 4, 5, 8, 10]) if product["unit_cost"] >= 100 else rng.choice([10, 20, 25, 40, 60, 100])
+        lines.append({"id": f"POL{i + 1:03d}", "purchase_order": order["id"], "product": product["id"], "quantity": qty,
+                      "unit_cost": product["unit_cost"], "amount": round(qty * product["unit_cost"], 2),
+                      "received": order["state"] in ("received", "cancelled")})
+    for order in orders:
+        mine = [ln for ln in lines if ln["purchase_order"] == order["id"]]
+        order["total"] = round(sum(ln["amount"] for ln in mine), 2)
+        order["line_count"] = len(mine)
+        order["needs_approval"] = order["total"] > APPROVAL_TOTAL
+    shipments = []
+    ship_states = ["pending"] * 7 + ["packed"] * 4 + ["shipped"] * 3 + ["delivered"] * 2
+    by_id = {p["id"]: p for p in products}
+    for i, state in enumerate(ship_states):
+        st = stock[(i * 7 + 1) % len(stock)]
+        product = by_id[st["product"]]
+        # some shipments would drain their stock when shipped
+        qty = max(1, int(st["on_hand"])) if i % 4 == 1 and st["on_hand"] <= 60 else rng.choice([2, 5, 10, 12, 20])
+        weight = round(qty * product["weight"], 2)
+        shipments.append({"id": f"SHP{i + 1:03d}", "warehouse": st["warehouse"], "product": st["product"], "quantity": qty,
+                          "weight": weight, "service": "express" if product["category"] == "grocery" or i % 5 == 3 else "standard",
+                          "state": state, "fee": round(weight * FEE_PER_KG_A, 2)})
+    out_rows = [s for s in stock if s["status"] == "out"] + [s for s in stock if s["status"] == "low"]
+    alerts = [{"id": f"ALR{i + 1:02d}", "stock": s["id"], "warehouse": s["warehouse"],
+               "kind": "out_of_stock" if s["status"] == "out" else ["damaged", "count_mismatch"][i % 2], "open": i % 3 != 2}
+              for i, s in enumerate(out_rows[:6])]
+    return {"warehouse": warehouses, "supplier": suppliers, "product": products, "stock": stock, "purchase_order": orders,
+            "po_line": lines, "shipment": shipments, "alert": alerts}
+
+
+def build_base() -> dict[str, Any]:
+    """World A without tests."""
+    return {"format": "worldshift/1", "name": "holdout-A",
+            "description": "Held-out world A: warehouse inventory and purchasing, 8 tables, 18 rules. Never used to tune an agent.",
+            "tables": TABLES, "records": _records(random.Random(SEED)), "rules": _rules_a()}
+
+
+# -- candidate writes ----------------------------------------------------------------------------
+
+def _thresholds(world: World) -> dict[tuple[str, str], set[float]]:
+    """(table, field) -> numbers its rules compare that field with."""
+    out: dict[tuple[str, str], set[float]] = {}
+    for rule in world.rules:
+        text = rule.to_dict().get("condition") or ""
+        for field, num in re.findall(r"current\.(\w+)\s*[<>]=?\s*(-?\d+(?:\.\d+)?)", text):
+            out.setdefault((rule.table, field), set()).add(float(num))
+    return out
+
+
+def _number_values(table: str, field: str, cur: Any, limits: set[float], rng: random.Random) -> list[float]:
+    """Plausible new values of a number field: around its value, and on both sides of every threshold the rules use."""
+    base = float(cur or 0)
+    whole = base == int(base) and field not in ("unit_cost", "weight", "rating")
+    values: set[float] = set()
+    for t in limits:
+        values |= {t, t + 1, t - 1} if whole or t == int(t) and t > 10 else {t, round(t + 0.1, 1), round(t - 0.1, 1)}
+    step = rng.choice([0.5, 0.8, 1.25, 1.5, 2])
+    values.add(round(base * step) if whole else round(base * step, 2))
+    values.add(base + rng.choice([5, 10, 20]) if whole else round(base + rng.choice([0.5, 1, 2.5]), 2))
+    if field in ("on_hand", "quantity"):
+        values.add(0)
+    if field == "rating":
+        values |= {1.5, 3.5, 4.5}
+    return sorted(v for v in values if v != base and v >= 0 and not (field == "quantity" and v == 0))
+
+
+def _insert_values(table: str, state: Any, rng: random.Random, k: int) -> dict[str, Any]:
+    """A realistic new record of ``table`` (some fields left to their defaults)."""
+    ids = {t: [r["id"] for r in state.rows(t)] for t in TABLES}
+    pick = lambda t: ids[t][rng.randrange(len(ids[t]))]  # noqa: E731 - a tiny local helper
+    if table == "warehouse":
+        name, region = _NEW_WAREHOUSES[k % len(_NEW_WAREHOUSES)]
+        return {"name": name, "region": region, "capacity": rng.choice([3000, 5000, 7500])}
+    if table == "supplier":
+        return {"name": _NEW_SUPPLIERS[k % len(_NEW_SUPPLIERS)], "rating": rng.choice([1.5, 2.0, 3.4, 4.2]), "lead_days": rng.choice([4, 7, 12])}
+    if table == "product":
+        name, cat, cost, weight = _NEW_PRODUCTS[k % len(_NEW_PRODUCTS)]
+        return {"name": name, "category": cat, "supplier": pick("supplier"), "unit_cost": cost, "weight": weight}
+    if table == "stock":
+        out = {"product": pick("product"), "warehouse": pick("warehouse")}
+        if rng.random() < 0.8:
+            out["on_hand"] = rng.choice([0, 12, 25, 40, 100])
+        return out
+    if table == "purchase_order":
+        return {"supplier": pick("supplier"), "warehouse": pick("warehouse")}
+    if table == "po_line":
+        product = state.get("product", pick("product"))
+        out = {"purchase_order": pick("purchase_order"), "product": product["id"], "quantity": rng.choice([5, 15, 30, 60, 100])}
+        if rng.random() < 0.4:
+            out["unit_cost"] = round(product["unit_cost"] * rng.choice([0.9, 1.0]), 2)
+        return out
+    if table == "shipment":
+        rows = state.rows("stock")
+        if k % 4 == 1:  # a share of grocery shipments, whose service a rule decides
+            rows = [r for r in rows if state.get("product", r["product"])["category"] == "grocery"]
+        st = rows[(k * 5 + rng.randrange(2)) % len(rows)]
+        product = state.get("product", st["product"])
+        qty = rng.choice([1, 4, 10, 25])
+        out = {"warehouse": st["warehouse"], "product": st["product"], "quantity": qty}
+        if rng.random() < 0.8:
+            out["weight"] = round(qty * product["weight"], 2)
+        return out
+    st = state.rows("stock")[rng.randrange(len(state.rows("stock")))]
+    return {"stock": st["id"], "warehouse": st["warehouse"], "kind": rng.choice(["damaged", "count_mismatch", "out_of_stock"])}
+
+
+def _candidates(world: World, rng: random.Random) -> list[Action]:
+    """Deterministic candidate writes of every kind on every table."""
+    state = world.initial_state()
+    limits = _thresholds(world)
+    out: list[Action] = []
+    for table, spec in world.schema.tables.items():
+        rows = state.rows(table)
+        for rec in rows:
+            for fname, fs in spec.fields.items():
+                cur = rec.get(fname)
+                if fs.type == "choice":
+                    out += [Action("update", table, rec["id"], {fname: c}) for c in fs.choices or () if c != cur]
+                elif fs.type == "boolean":
+                    out.append(Action("update", table, rec["id"], {fname: not bool(cur)}))
+                elif fs.type == "number":
+                    out += [Action("update", table, rec["id"], {fname: v})
+                            for v in _number_values(table, fname, cur, limits.get((table, fname), set()), rng)]
+                elif fs.type == "reference":
+                    pool = [r["id"] for r in state.rows(fs.ref or "") if r["id"] != cur]
+                    out.append(Action("update", table, rec["id"], {fname: pool[rng.randrange(len(pool))]}))
+                elif fname == "name" and table in _RENAMES:
+                    names = _RENAMES[table]
+                    out.append(Action("update", table, rec["id"], {fname: names[rows.index(rec) % len(names)]}))
+            out.append(Action("delete", table, rec["id"]))
+        for k in range(16):
+            out.append(Action("insert", table, f"{_ID_PREFIX[table]}9{k + 1:02d}", _insert_values(table, state, rng, k)))
+    return out
+
+
+def _condition_fields(world: World) -> dict[tuple[str, str], set[str]]:
+    """(table, event) -> fields of the triggering record that rule conditions of that trigger read."""
+    out: dict[tuple[str, str], set[str]] = {}
+    for r in world.rules:
+        text = r.to_dict().get("condition") or ""
+        names = set(re.findall(r"(?:current|previous)\.(\w+)", text)) | set(re.findall(r"\b(?:changed|changes_to|changes_from)\((\w+)", text))
+        for e in r.events:
+            out.setdefault((r.table, e), set()).update(names)
+    return out
+
+
+def _key(a: Action) -> tuple[Any, ...]:
+    """Tests with the same key are too alike to both be picked (same record, same fields)."""
+    return (a.op, a.table, a.id, tuple(sorted(a.values)) if a.op == "update" else ())
+
+
+def _select_tests(world: World, seed: int, focus: str | None = None, prefer: list[Action] | None = None) -> list[Action]:
+    """Pick TESTS_PER_WORLD tests: half triggering (every rule >= 3), a quarter near misses, a quarter unrelated."""
+    rng = random.Random(seed)
+    engine = Engine(world.schema, world.rules)
+    initial = world.initial_state()
+    cond = _condition_fields(world)
+    rule_triggers = {(r.table, e) for r in world.rules for e in r.events}
+    pools: dict[str, list[tuple[Action, list[str]]]] = {"trigger": [], "near": [], "unrelated": []}
+    for a in _candidates(world, rng):
+        try:
+            res = engine.run(initial, a, validate=True)
+        except Exception:  # noqa: BLE001 - a candidate the schema refuses is simply not a test
+            continue
+        if res.error:
+            continue
+        fired = sorted(set(res.fired))
+        if res.effects:
+            pools["trigger"].append((a, fired))
+        elif fired or ((a.table, a.op) in rule_triggers and (a.op != "update" or set(a.values) & cond.get((a.table, a.op), set()))):
+            pools["near"].append((a, fired))
+        else:
+            pools["unrelated"].append((a, fired))
+    for pool in pools.values():
+        rng.shuffle(pool)
+    chosen: list[Action] = []
+    keys: set[tuple[Any, ...]] = set()
+    counts: Counter[str] = Counter()
+    ops: Counter[str] = Counter()
+
+    def take(a: Action, fired: list[str]) -> bool:
+        if _key(a) in keys:
+            return False
+        chosen.append(a)
+        keys.add(_key(a))
+        counts.update(fired)
+        ops[a.op] += 1
+        return True
+
+    def fired_of(a: Action) -> list[str]:
+        return sorted(set(engine.run(initial, a).fired))
+
+    for a in prefer or []:
+        take(a, fired_of(a))
+    if focus is not None:
+        on_focus = [(a, f) for a, f in pools["trigger"] if focus in f]
+        # spread over ops: inserts and updates of the focus trigger alike
+        seen_ops: Counter[str] = Counter()
+        ranked = []
+        for a, f in on_focus:
+            ranked.append((seen_ops[a.op], a, f))
+            seen_ops[a.op] += 1
+        on_focus = [(a, f) for _, a, f in sorted(ranked, key=lambda r: r[0])]
+        for a, f in on_focus:
+            if counts[focus] >= 12:
+                break
+            take(a, f)
+    # greedy cover: each pick fires as many rules still short of 3 tests as it can, so few tests cover all
+    while True:
+        gains = [(sum(1 for r in f if counts[r] < 3), -i) for i, (a, f) in enumerate(pools["trigger"]) if _key(a) not in keys]
+        if not gains or max(gains)[0] == 0:
+            break
+        take(*pools["trigger"][-max(gains)[1]])
+    have = {"trigger": len(chosen), "near": 0, "unrelated": 0}
+    quotas = {"trigger": max(TESTS_PER_WORLD // 2, have["trigger"])}
+    quotas["near"] = (TESTS_PER_WORLD - quotas["trigger"]) // 2
+    quotas["unrelated"] = TESTS_PER_WORLD - quotas["trigger"] - quotas["near"]
+    for kind in ("trigger", "near", "unrelated"):
+        # least-used op first, so that inserts and deletes are not crowded out by updates
+        pool = list(pools[kind])
+        while have[kind] < quotas[kind] and pool:
+            least = min(("update", "insert", "delete"), key=lambda o: (ops[o] / {"update": 0.6, "insert": 0.25, "delete": 0.15}[o], o))
+            pick = next((p for p in pool if p[0].op == least and _key(p[0]) not in keys), None)
+            pick = pick or next((p for p in pool if _key(p[0]) not in keys), None)
+            if pick is None:
+                break
+            pool.remove(pick)
+            if take(*pick):
+                have[kind] += 1
+    rng.shuffle(chosen)
+    return chosen
+
+
+def _deleted_rule_tests(world_before: World, rule_id: str, seed: int, n: int = 12) -> list[Action]:
+    """Writes that fire ``rule_id`` in the world before its deletion (so the next world's tests show its effect gone)."""
+    rng = random.Random(seed)
+    engine = Engine(world_before.schema, world_before.rules)
+    initial = world_before.initial_state()
+    out: list[Action] = []
+    keys: set[tuple[Any, ...]] = set()
+    cands = _candidates(world_before, rng)
+    rng.shuffle(cands)
+    for a in cands:
+        try:
+            res = engine.run(initial, a, validate=True)
+        except Exception:  # noqa: BLE001
+            continue
+        if rule_id in res.fired and res.effects and not res.error and _key(a) not in keys:
+            out.append(a)
+            keys.add(_key(a))
+        if len(out) >= n:
+            break
+    return out
+
+
+def _dump(data: dict[str, Any]) -> str:
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=200)
+
+
+def _parse_shifted(raw: dict[str, Any], files: dict[str, str], name: str) -> World:
+    """Load a shifted world against the files generated so far (in a temporary folder, never in WORLD_DIR)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for fname, text in files.items():
+            (Path(tmp) / fname).write_text(text)
+        path = Path(tmp) / f"{name}.yaml"
+        path.write_text(_dump(raw))
+        return load_world(path)
+
+
+def generate() -> dict[str, str]:
+    """File name -> YAML text of the four held-out worlds."""
+    base = build_base()
+    world_a = parse_world(base, WORLD_DIR / "holdout-A.yaml")
+    base["tests"] = [t.to_dict() for t in _select_tests(world_a, SEED + 1)]
+    files = {"holdout-A.yaml": _dump(base)}
+    descriptions = {
+        "B": f"Held-out world B: a policy change - the carrier's shipping fee rises from {FEE_PER_KG_A} to {FEE_PER_KG_B} per kg.",
+        "C": "Held-out world C: an extension - stock that turns low raises a draft purchase order with the product's supplier.",
+        "D": "Held-out world D: a retirement - stock that runs out no longer opens an out-of-stock alert.",
+    }
+    shifts = build_shifts()
+    prev_name, prev_world = "holdout-A", world_a
+    for i, key in enumerate("BCD"):
+        name = f"holdout-{key}"
+        raw = {"format": "worldshift/1", "name": name, "description": descriptions[key], "extends": f"{prev_name}.yaml", "shift": shifts[key]}
+        world = _parse_shifted(raw, files, name)
+        if key == "D":
+            prefer = _deleted_rule_tests(prev_world, SHIFT_RULES["D"], SEED + 10)
+            tests = _select_tests(world, SEED + 2 + i, prefer=prefer)
+        else:
+            tests = _select_tests(world, SEED + 2 + i, focus=SHIFT_RULES[key])
+        raw["tests"] = [t.to_dict() for t in tests]
+        files[f"{name}.yaml"] = _dump(raw)
+        prev_name, prev_world = name, world
+    return files
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Rewrite the four held-out world files in evals/worldshift/worlds/."""
+    for name, text in generate().items():
+        (WORLD_DIR / name).write_text(text)
+        print(f"wrote {WORLD_DIR / name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
