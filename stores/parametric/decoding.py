@@ -29,13 +29,11 @@ def constrained_beam_search(model: "GenerativeRecommender", enc: Tensor, pad: Te
     scores = torch.zeros(bsz, 1, device=device)
     nodes = torch.zeros(bsz, 1, dtype=torch.long, device=device)
     prefix = torch.full((bsz, 1, 1), model.bos, dtype=torch.long, device=device)
+    kv = model.memory_kv(enc)  # once per example, shared by its beams
     for level in range(model.depth):
         width = prefix.shape[1]
-        flat_prefix = prefix.reshape(bsz * width, -1)
-        enc_rep = enc.repeat_interleave(width, dim=0)
-        pad_rep = pad.repeat_interleave(width, dim=0)
-        logits = model.decode_logits(enc_rep, pad_rep, flat_prefix)[:, -1]  # (B*w, vocab)
-        logp = torch.log_softmax(model.level_logits(logits, level), dim=-1).view(bsz, width, -1)
+        logits = model.decode_logits(kv, pad, prefix)[:, :, -1]  # (B, w, vocab)
+        logp = torch.log_softmax(model.level_logits(logits, level), dim=-1)  # (B, w, size)
         allowed = trie.allowed[level].to(device)[nodes.clamp_min(0)]  # (B, w, size)
         allowed &= (nodes >= 0).unsqueeze(-1)
         total = torch.where(allowed, scores.unsqueeze(-1) + logp, torch.full_like(logp, float("-inf")))

@@ -39,7 +39,7 @@ from stores.parametric.decoding import constrained_beam_search
 from stores.parametric.product_key_memory import PKMConfig, ProductKeyMemory, make_optimizers
 from stores.parametric.semantic_ids import SemanticIds
 
-__all__ = ["RecConfig", "RecBatch", "GenerativeRecommender"]
+__all__ = ["RecConfig", "RecBatch", "DecoderBlock", "GenerativeRecommender"]
 
 
 @dataclass(frozen=True)
@@ -87,6 +87,52 @@ class RecBatch:
         return int(self.target.shape[0])
 
 
+class DecoderBlock(nn.Module):
+    """Pre-norm decoder block: causal self-attention per beam, cross-attention shared by the beams.
+
+    The encoder's keys and values are projected once per example and every
+    beam of that example attends to them (no copy per beam), which is what
+    makes beam 20 affordable on a CPU.
+    """
+
+    def __init__(self, d_model: int, n_heads: int, ff_dim: int, dropout: float) -> None:
+        super().__init__()
+        self.n_heads = n_heads
+        self.norm1 = nn.LayerNorm(d_model)
+        self.qkv = nn.Linear(d_model, 3 * d_model)
+        self.self_out = nn.Linear(d_model, d_model)
+        self.norm2 = nn.LayerNorm(d_model)
+        self.cross_q = nn.Linear(d_model, d_model)
+        self.cross_kv = nn.Linear(d_model, 2 * d_model)
+        self.cross_out = nn.Linear(d_model, d_model)
+        self.norm3 = nn.LayerNorm(d_model)
+        self.ff = nn.Sequential(nn.Linear(d_model, ff_dim), nn.GELU(), nn.Dropout(dropout), nn.Linear(ff_dim, d_model))
+        self.drop = nn.Dropout(dropout)
+
+    def _heads(self, x: Tensor) -> Tensor:
+        """(N, L, d) -> (N, heads, L, d / heads)."""
+        return x.unflatten(-1, (self.n_heads, -1)).transpose(1, 2)
+
+    def memory_kv(self, enc: Tensor) -> tuple[Tensor, Tensor]:
+        """enc (B, S, d) -> keys, values (B, heads, S, d / heads)."""
+        k, v = self.cross_kv(enc).chunk(2, dim=-1)
+        return self._heads(k), self._heads(v)
+
+    def forward(self, x: Tensor, k: Tensor, v: Tensor, pad: Tensor) -> Tensor:
+        """x (B, w, l, d): w beams of l tokens; pad (B, S) True where the encoder input is padding."""
+        bsz, width, length, dim = x.shape
+        p = self.drop.p if self.training else 0.0
+        h = self.norm1(x).reshape(bsz * width, length, dim)
+        q, kk, vv = (self._heads(t) for t in self.qkv(h).chunk(3, dim=-1))
+        a = F.scaled_dot_product_attention(q, kk, vv, is_causal=True, dropout_p=p)  # (B*w, heads, l, dh)
+        x = x + self.drop(self.self_out(a.transpose(1, 2).reshape(bsz, width, length, dim)))
+        q = self._heads(self.cross_q(self.norm2(x)).reshape(bsz, width * length, dim))  # (B, heads, w*l, dh)
+        mask = (~pad)[:, None, None, :]  # (B, 1, 1, S): True = attend
+        a = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, dropout_p=p)
+        x = x + self.drop(self.cross_out(a.transpose(1, 2).reshape(bsz, width, length, dim)))
+        return x + self.drop(self.ff(self.norm3(x)))
+
+
 class GenerativeRecommender(nn.Module):
     """Encoder-decoder over semantic-id tokens; optional LION memory between encoder blocks."""
 
@@ -121,10 +167,9 @@ class GenerativeRecommender(nn.Module):
         self.lower = nn.ModuleList(enc_layer() for _ in range(mid))
         self.upper = nn.ModuleList(enc_layer() for _ in range(c.encoder_layers - mid))
         self.enc_norm = nn.LayerNorm(c.d_model)
-        dec_layer = nn.TransformerDecoderLayer(
-            c.d_model, c.n_heads, c.ff_dim, c.dropout, batch_first=True, norm_first=True
+        self.decoder = nn.ModuleList(
+            DecoderBlock(c.d_model, c.n_heads, c.ff_dim, c.dropout) for _ in range(c.decoder_layers)
         )
-        self.decoder = nn.TransformerDecoder(dec_layer, c.decoder_layers)
         self.dec_norm = nn.LayerNorm(c.d_model)
 
         if c.memory is not None:
@@ -181,13 +226,17 @@ class GenerativeRecommender(nn.Module):
         return self.enc_norm(h), pad, pooled
 
     # -- decoder --------------------------------------------------------
-    def decode_logits(self, enc: Tensor, pad: Tensor, prefix: Tensor) -> Tensor:
-        """prefix (B, l) code tokens (BOS first) -> hidden of the last position projected on the full vocab (B, vocab)."""
-        pos = torch.arange(prefix.shape[1], device=prefix.device)
+    def memory_kv(self, enc: Tensor) -> list[tuple[Tensor, Tensor]]:
+        """Cross-attention keys and values of every decoder block, computed once per batch."""
+        return [block.memory_kv(enc) for block in self.decoder]
+
+    def decode_logits(self, kv: list[tuple[Tensor, Tensor]], pad: Tensor, prefix: Tensor) -> Tensor:
+        """prefix (B, w, l) code tokens (BOS first), w beams per example -> logits (B, w, l, vocab)."""
+        pos = torch.arange(prefix.shape[-1], device=prefix.device)
         x = self.tok_emb(prefix) + self.dec_pos(pos)
-        causal = nn.Transformer.generate_square_subsequent_mask(prefix.shape[1], device=prefix.device)
-        h = self.decoder(x, enc, tgt_mask=causal, memory_key_padding_mask=pad)
-        return self.dec_norm(h) @ self.tok_emb.weight.T  # (B, l, vocab)
+        for block, (k, v) in zip(self.decoder, kv, strict=True):
+            x = block(x, k, v, pad)
+        return self.dec_norm(x) @ self.tok_emb.weight.T
 
     def level_logits(self, logits: Tensor, level: int) -> Tensor:
         """The slice of the vocab that holds codes of ``level``."""
@@ -199,7 +248,8 @@ class GenerativeRecommender(nn.Module):
         enc, pad, pooled = self.encode(batch)
         target_tokens = self.item_tokens[batch.target]  # (B, depth)
         bos = torch.full_like(target_tokens[:, :1], self.bos)
-        logits = self.decode_logits(enc, pad, torch.cat([bos, target_tokens[:, :-1]], dim=1))
+        prefix = torch.cat([bos, target_tokens[:, :-1]], dim=1).unsqueeze(1)  # (B, 1, depth)
+        logits = self.decode_logits(self.memory_kv(enc), pad, prefix)[:, 0]  # (B, depth, vocab)
         codes = target_tokens - torch.tensor(self.offsets, device=target_tokens.device)
         rec = torch.stack(
             [F.cross_entropy(self.level_logits(logits[:, lv], lv), codes[:, lv]) for lv in range(self.depth)]

@@ -1,0 +1,1 @@
+"""Streaming recommendation benchmark for LION parametric memory (``memkit lion run``)."""

@@ -1,0 +1,102 @@
+"""``memkit lion run``: the streaming recommendation benchmark of LION parametric memory."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from memkit.errors import ConfigError
+
+__all__ = ["register", "DEFAULT_USERS"]
+
+# Default subsample sizes that keep one run with all five methods under
+# 20 minutes on 2 CPU cores (--full lifts them).
+DEFAULT_USERS: dict[str, int] = {"games": 3000, "toys": 3000, "synthetic": 1000}
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``lion`` group to the ``memkit`` parser."""
+    from evals.recsys.runner import METHODS
+
+    p = subparsers.add_parser("lion", help="LION parametric memory: the streaming recommendation benchmark")
+    sub = p.add_subparsers(dest="command", metavar="{run}")
+    sub.required = True
+    r = sub.add_parser(
+        "run",
+        help="train on P0, then evaluate and fine-tune period by period (P1..P4); tables, JSON, plot",
+        description=(
+            "Each user's history is cut by position into 5 periods (the data have no timestamps). "
+            "Train on P0; for t=1..4 evaluate next-item prediction on P_t, then fine-tune on P_t."
+        ),
+    )
+    r.add_argument("--data", required=True, choices=["games", "toys", "synthetic"])
+    r.add_argument("--methods", default="tiger,lion", help=f"comma-separated, of {','.join(METHODS)} (default tiger,lion; the others cost more)")
+    r.add_argument("--epochs", type=int, default=5, help="epochs on P0 (and on each from-scratch retraining)")
+    r.add_argument("--finetune-epochs", type=int, default=2, help="epochs on each later period")
+    r.add_argument("--limit-users", type=int, default=None, help=f"users to sample (default {DEFAULT_USERS})")
+    r.add_argument("--full", action="store_true", help="all users (slow: hours on a CPU)")
+    r.add_argument("--eval-limit", type=int, default=None, help="max evaluation samples per period")
+    r.add_argument("--seed", type=int, default=0)
+    r.add_argument("--threads", type=int, default=1, help="torch threads")
+    r.add_argument("--data-dir", default=None, help="folder of the recsys files (default ../shared/data/recsys)")
+    r.add_argument("--json", dest="json_path", default=None, help="write settings and results here")
+    r.add_argument("--plot", dest="plot_path", default=None, help="draw Recall@10 per period and per group (PNG)")
+    r.set_defaults(func=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from evals.recsys import report
+    from evals.recsys.runner import RunSettings, _steps_of, prepare, run_method, slot_overlaps
+
+    if args.full and args.limit_users is not None:
+        raise ConfigError("--full and --limit-users exclude each other")
+    limit = None if args.full else (args.limit_users or DEFAULT_USERS[args.data])
+    try:
+        settings = RunSettings(
+            data=args.data,
+            methods=[m.strip() for m in args.methods.split(",") if m.strip()],
+            epochs=args.epochs,
+            finetune_epochs=args.finetune_epochs,
+            limit_users=limit,
+            eval_limit=args.eval_limit,
+            seed=args.seed,
+            threads=args.threads,
+            data_dir=args.data_dir,
+        )
+    except ValidationError as exc:
+        raise ConfigError("; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())) from None
+    console = Console()
+    started = time.perf_counter()
+    prepared = prepare(settings)
+    for note in prepared.notes:
+        console.print(f"[bold]{note}[/bold]" if note.startswith("SUBSAMPLE") else note)
+    results = []
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console
+    ) as progress:
+        for method in settings.methods:
+            task = progress.add_task(f"{args.data}: {method}", total=_steps_of(settings, prepared, method))
+            results.append(run_method(prepared, method, settings, advance=lambda n, t=task: progress.advance(t, n)))
+    overlaps: list[dict[str, Any]] = []
+    for res in results:
+        if res.slot_usage is not None:
+            overlaps.extend({"method": res.method, **row} for row in slot_overlaps(res.slot_usage))
+    payload = report.build_payload(settings, prepared, results, overlaps, time.perf_counter() - started)
+    report.print_tables(console, payload)
+    if args.json_path:
+        path = Path(args.json_path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(payload, indent=2))
+        console.print(f"wrote {path}")
+    if args.plot_path:
+        report.plot(payload, args.plot_path)
+        console.print(f"wrote {args.plot_path}")
+    return 0

@@ -1,0 +1,290 @@
+"""Runs the streaming protocol for each method on one data set.
+
+``prepare`` loads (or generates) and subsamples the data, builds semantic ids
+from P0 only (the item vectors never see an interaction of P1..P4), and
+labels users with their groups. ``run_method`` executes a method's
+``protocol.schedule`` step by step: train (or fine-tune) and evaluate, and
+collects result rows, step times and, for LION variants, slot usage.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+import torch
+from pydantic import BaseModel, Field, field_validator
+
+from memkit.errors import ConfigError
+from memkit.parametric import SlotUsage
+from stores.parametric.product_key_memory import PKMConfig
+from stores.parametric.recommender import GenerativeRecommender, RecConfig
+from stores.parametric.semantic_ids import SemanticIds, build_semantic_ids, item_vectors
+
+from evals.recsys.data import load_dataset, subsample
+from evals.recsys.metrics import GroupedMetrics
+from evals.recsys.protocol import (
+    Example,
+    activity_groups,
+    batches,
+    period_bounds,
+    period_examples,
+    schedule,
+)
+from evals.recsys.synthetic import SyntheticConfig, generate
+
+__all__ = [
+    "METHODS",
+    "RunSettings",
+    "Prepared",
+    "MethodResult",
+    "prepare",
+    "build_model",
+    "run_method",
+    "slot_overlaps",
+]
+
+METHODS: tuple[str, ...] = ("tiger", "retrain", "lion", "lion-no-consolidation", "lion-no-long-query")
+N_PERIODS = 5
+
+
+class RunSettings(BaseModel):
+    """Everything a run depends on; written to the JSON as ``settings``."""
+
+    data: Literal["games", "toys", "synthetic"]
+    methods: list[str] = Field(default_factory=lambda: list(METHODS))
+    epochs: int = Field(5, ge=1, description="epochs on P0")
+    finetune_epochs: int = Field(2, ge=1, description="epochs on each later period")
+    limit_users: int | None = Field(2000, ge=10)
+    eval_limit: int | None = Field(None, ge=1, description="max evaluation samples per period")
+    seed: int = 0
+    batch_size: int = Field(128, ge=1)
+    beam: int = Field(20, ge=1)
+    window: int = Field(10, ge=1)
+    long_window: int = Field(50, ge=1)
+    d_model: int = 64
+    encoder_layers: int = 4
+    decoder_layers: int = 2
+    n_keys: int = 32
+    memory_heads: int = 4
+    topk: int = 8
+    consolidation_weight: float = 0.5
+    lr: float = 1e-3
+    value_lr: float = 5e-3
+    sid_levels: int = 3
+    sid_codebook: int = 32
+    item_dim: int = 32
+    threads: int = Field(2, ge=1)
+    data_dir: str | None = None
+
+    @field_validator("methods")
+    @classmethod
+    def _known(cls, value: list[str]) -> list[str]:
+        unknown = [m for m in value if m not in METHODS]
+        if unknown:
+            raise ValueError(f"unknown method(s) {unknown}; known: {list(METHODS)}")
+        if not value:
+            raise ValueError("no method given")
+        return value
+
+
+@dataclass
+class Prepared:
+    """The data of one run, shared by all methods."""
+
+    sequences: dict[int, list[int]]
+    n_items: int
+    groups: dict[int, list[str]]  # user -> every group label the user counts in ("all", "g3", "majority", ...)
+    usage_group: dict[int, str]  # user -> the label used for slot usage
+    semantic_ids: SemanticIds
+    notes: list[str]
+
+
+@dataclass
+class MethodResult:
+    """What one method produced."""
+
+    method: str
+    rows: list[dict[str, Any]]
+    train_seconds: float = 0.0
+    train_steps: int = 0
+    eval_seconds: float = 0.0
+    slot_usage: SlotUsage | None = None
+    losses: list[dict[str, float]] = field(default_factory=list)
+
+    @property
+    def step_seconds(self) -> float:
+        """Mean wall time of one training step."""
+        return self.train_seconds / self.train_steps if self.train_steps else 0.0
+
+
+def prepare(settings: RunSettings) -> Prepared:
+    """Load, subsample, label groups, and build semantic ids from P0 interactions only."""
+    notes: list[str] = []
+    user_group: dict[int, str] = {}
+    if settings.data == "synthetic":
+        n_users = settings.limit_users or SyntheticConfig().n_users
+        synth = generate(SyntheticConfig(n_users=n_users), seed=settings.seed)
+        inter = synth.interactions
+        user_group = synth.user_group
+        notes.append(f"synthetic drift set: {n_users} users, {inter.n_items} items, {inter.n_interactions} interactions")
+    else:
+        full = load_dataset(settings.data, settings.data_dir)
+        inter = subsample(full, settings.limit_users, settings.seed, min_length=N_PERIODS)
+        if settings.limit_users is not None and len(inter.sequences) < len(full.sequences):
+            notes.append(
+                f"SUBSAMPLE: {len(inter.sequences)} of {len(full.sequences)} users (random, seed {settings.seed}); "
+                f"catalog = their {inter.n_items} items (of {full.n_items}); use --full for all users"
+            )
+        else:
+            notes.append(f"all {len(inter.sequences)} users with >= {N_PERIODS} interactions, {inter.n_items} items")
+    sequences = inter.sequences
+    activity = activity_groups(sequences)
+    groups = {u: ["all", activity[u]] + ([user_group[u]] if u in user_group else []) for u in sequences}
+    usage_group = user_group or activity
+    p0 = [seq[: period_bounds(len(seq), N_PERIODS)[1]] for seq in sequences.values()]
+    vectors = item_vectors(p0, inter.n_items, dim=settings.item_dim, seed=settings.seed)
+    sids = build_semantic_ids(vectors, settings.sid_levels, settings.sid_codebook, seed=settings.seed)
+    notes.append(
+        f"semantic ids: {settings.sid_levels} residual k-means codes of {settings.sid_codebook} + collision code "
+        f"(up to {sids.sizes[-1]}), from P0 co-occurrence only"
+    )
+    return Prepared(sequences, inter.n_items, groups, usage_group, sids, notes)
+
+
+def build_model(method: str, settings: RunSettings, sids: SemanticIds) -> GenerativeRecommender:
+    """The method's model on the shared backbone (same seed: same backbone initialization)."""
+    if method not in METHODS:
+        raise ConfigError(f"unknown method {method!r}; known: {list(METHODS)}")
+    memory = None
+    if method.startswith("lion"):
+        memory = PKMConfig(
+            dim=settings.d_model, n_keys=settings.n_keys, heads=settings.memory_heads, topk=settings.topk
+        )
+    config = RecConfig(
+        d_model=settings.d_model,
+        encoder_layers=settings.encoder_layers,
+        decoder_layers=settings.decoder_layers,
+        ff_dim=2 * settings.d_model,
+        window=settings.window,
+        long_window=settings.long_window,
+        memory=memory,
+        long_query=method != "lion-no-long-query",
+        consolidation_weight=0.0 if method == "lion-no-consolidation" else settings.consolidation_weight,
+        lr=settings.lr,
+        value_lr=settings.value_lr,
+    )
+    torch.manual_seed(settings.seed)
+    return GenerativeRecommender(config, sids)
+
+
+def _steps_of(settings: RunSettings, prepared: Prepared, method: str) -> int:
+    """Progress units of a method: training batches times epochs plus evaluation batches."""
+    total = 0
+    for step in schedule(method, N_PERIODS):
+        n = len(_examples(prepared, step.periods, settings if step.kind == "eval" else None))
+        n_batches = -(-n // settings.batch_size)
+        if step.kind == "train":
+            total += n_batches * (settings.epochs if step.periods == (0,) or step.fresh else settings.finetune_epochs)
+        else:
+            total += -(-n // 256)
+    return total
+
+
+def _examples(prepared: Prepared, periods: tuple[int, ...], eval_settings: RunSettings | None = None) -> list[Example]:
+    examples = period_examples(prepared.sequences, periods, N_PERIODS)
+    if eval_settings is not None and eval_settings.eval_limit is not None and len(examples) > eval_settings.eval_limit:
+        rng = np.random.default_rng(eval_settings.seed + periods[0])
+        keep = sorted(rng.choice(len(examples), size=eval_settings.eval_limit, replace=False).tolist())
+        examples = [examples[i] for i in keep]
+    return examples
+
+
+def run_method(
+    prepared: Prepared,
+    method: str,
+    settings: RunSettings,
+    advance: Callable[[int], None] | None = None,
+    trace: list[tuple[str, int, frozenset[tuple[int, int]]]] | None = None,
+) -> MethodResult:
+    """Run one method through the protocol; ``trace`` (if given) records which (user, pos) each step touched."""
+    torch.set_num_threads(settings.threads)
+    result = MethodResult(method, [])
+    model: GenerativeRecommender | None = None
+    last_eval: list[Example] = []
+    for index, step in enumerate(schedule(method, N_PERIODS)):
+        if step.kind == "train":
+            if step.fresh or model is None:
+                model = build_model(method, settings, prepared.semantic_ids)
+            examples = _examples(prepared, step.periods)
+            data = [b for _, b in batches(prepared.sequences, examples, settings.batch_size, settings.window,
+                                          settings.long_window, shuffle_seed=settings.seed + index)]
+            if trace is not None:
+                # a training example uses its target and every earlier interaction as input
+                touched = frozenset((e.user, p) for e in examples for p in range(e.pos + 1))
+                trace.append(("train", step.periods[-1], touched))
+            epochs = settings.epochs if step.fresh else settings.finetune_epochs
+            torch.manual_seed(settings.seed + 1000 + index)
+            report = model.consolidate(data, epochs=epochs, on_step=advance)
+            result.train_seconds += report.seconds
+            result.train_steps += report.steps
+            result.losses.append({"step": index, "periods": list(step.periods), **report.losses})
+        else:
+            assert model is not None
+            period = step.periods[0]
+            examples = _examples(prepared, step.periods, settings)
+            if trace is not None:
+                trace.append(("eval", period, frozenset((e.user, e.pos) for e in examples)))
+            start = time.perf_counter()
+            metrics = GroupedMetrics()
+            for chunk, batch in batches(prepared.sequences, examples, 256, settings.window, settings.long_window):
+                ranked = model.recommend(batch, beam=settings.beam).tolist()
+                for example, items, target in zip(chunk, ranked, batch.target.tolist(), strict=True):
+                    metrics.add(items, target, example.user, prepared.groups[example.user])
+                if advance is not None:
+                    advance(1)
+            result.eval_seconds += time.perf_counter() - start
+            for row in metrics.rows():
+                result.rows.append({"data": settings.data, "method": method, "period": period, **row})
+            last_eval = examples
+    if model is not None and model.has_memory and last_eval:
+        chunks = list(batches(prepared.sequences, last_eval, 256, settings.window, settings.long_window))
+        result.slot_usage = model.slot_usage(
+            (b for _, b in chunks), ([_usage_label(prepared, e) for e in chunk] for chunk, _ in chunks)
+        )
+    return result
+
+
+def _usage_label(prepared: Prepared, example: Example) -> tuple[str, int]:
+    # the user's group, and which half of it (by user id parity) for the within-group control
+    return (prepared.usage_group[example.user], example.user % 2)
+
+
+def slot_overlaps(usage: SlotUsage, top: int = 64) -> list[dict[str, Any]]:
+    """Overlap of slot usage between groups, and between two halves of each group (the control).
+
+    ``usage`` is labelled by (group, half). ``overlap`` is the histogram
+    intersection (1 = same slots used equally, 0 = disjoint); ``jaccard@top``
+    compares each side's ``top`` most used slots. Two halves of one group
+    show how much overlap sampling alone leaves.
+    """
+    merged = SlotUsage(usage.n_slots)
+    for (group, _half), counter in usage.counts.items():
+        merged.counts.setdefault(group, type(counter)()).update(counter)
+    labels = sorted(merged.counts, key=str)
+    rows: list[dict[str, Any]] = []
+    for i, a in enumerate(labels):
+        for b in labels[i + 1 :]:
+            rows.append({"a": a, "b": b, "overlap": merged.overlap(a, b), f"jaccard@{top}": merged.jaccard(a, b, top)})
+    for group in labels:
+        if (group, 0) in usage.counts and (group, 1) in usage.counts:
+            rows.append({
+                "a": f"{group} (half 1)",
+                "b": f"{group} (half 2)",
+                "overlap": usage.overlap((group, 0), (group, 1)),
+                f"jaccard@{top}": usage.jaccard((group, 0), (group, 1), top),
+            })
+    return rows
