@@ -48,6 +48,7 @@ def item_vectors(
     rng = np.random.default_rng(seed)
     n = n_items + 1
     vectors = np.zeros((n, dim), dtype=np.float32)
+    seen = np.zeros(n, dtype=bool)
     if rows:
         r = np.asarray(rows, dtype=np.int64)
         c = np.asarray(cols, dtype=np.int64)
@@ -72,9 +73,10 @@ def item_vectors(
             torch.manual_seed(seed)
             u, s, _ = torch.svd_lowrank(mat, q=q, niter=4)
         vectors[:, :q] = (u * s.sqrt()).numpy()
-    norms = np.linalg.norm(vectors, axis=1)
-    seen = norms > 0
+        seen[r[keep]] = True
     seen[0] = False
+    vectors[~seen] = 0.0  # numerical noise of the SVD on rows without any co-occurrence
+    norms = np.linalg.norm(vectors, axis=1)
     typical = float(np.median(norms[seen])) if seen.any() else 1.0
     unseen = np.flatnonzero(~seen)
     unseen = unseen[unseen > 0]

@@ -1,0 +1,116 @@
+"""The generative recommender: constrained decoding, the ParametricMemory contract, training."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from memkit.errors import ConfigError
+from memkit.parametric import ParametricMemory
+from stores.parametric.recommender import GenerativeRecommender
+from stores.parametric.semantic_ids import SemanticIds
+
+from .conftest import N_ITEMS, make_batch, tiny_config
+
+
+def test_beam_search_returns_only_valid_distinct_items(model: GenerativeRecommender) -> None:
+    out = model.recommend(make_batch(5), beam=20)
+    assert out.shape == (5, 20)
+    for row in out.tolist():
+        assert all(1 <= item <= N_ITEMS for item in row)
+        assert len(set(row)) == len(row)
+
+
+def test_beam_wider_than_catalog_pads_with_minus_one(sids: SemanticIds) -> None:
+    torch.manual_seed(0)
+    model = GenerativeRecommender(tiny_config(memory=False), sids)
+    out = model.recommend(make_batch(2), beam=N_ITEMS + 5)
+    for row in out.tolist():
+        valid = [i for i in row if i != -1]
+        assert sorted(valid) == list(range(1, N_ITEMS + 1))
+        assert row[len(valid) :] == [-1] * 5
+
+
+def test_beam_order_follows_sequence_probability(sids: SemanticIds) -> None:
+    # the best beam is the arg-max item under the model's own teacher-forced log-probability
+    torch.manual_seed(1)
+    model = GenerativeRecommender(tiny_config(memory=False), sids).eval()
+    batch = make_batch(1)
+    best = int(model.recommend(batch, beam=N_ITEMS)[0, 0])
+    enc, pad, _ = model.encode(batch)
+    kv = model.memory_kv(enc)
+    items = torch.arange(1, N_ITEMS + 1)
+    tokens = model.item_tokens[items]  # (n, depth)
+    prefix = torch.cat([torch.full((len(items), 1), model.bos), tokens[:, :-1]], dim=1).unsqueeze(0)
+    logits = model.decode_logits(kv, pad, prefix)[0]  # (n, depth, vocab)
+    codes = tokens - torch.tensor(model.offsets)
+    scores = sum(
+        torch.log_softmax(model.level_logits(logits[:, lv], lv), -1).gather(1, codes[:, lv : lv + 1]).squeeze(1)
+        for lv in range(model.depth)
+    )
+    assert best == int(items[scores.argmax()])
+
+
+def test_model_is_a_parametric_memory(model: GenerativeRecommender) -> None:
+    assert isinstance(model, ParametricMemory)
+
+
+def test_snapshot_restore_round_trips_after_training(model: GenerativeRecommender) -> None:
+    batch = make_batch()
+    snap = model.snapshot()
+    model.eval()
+    before = model(batch)["loss"].item()
+    model.consolidate([batch], epochs=2)
+    assert model(batch)["loss"].item() != before
+    model.restore(snap)
+    model.eval()
+    assert model(batch)["loss"].item() == before
+
+
+def test_consolidate_fits_the_batches(model: GenerativeRecommender) -> None:
+    batch = make_batch()
+    model.eval()
+    first = model(batch)["rec"].item()
+    report = model.consolidate([batch], epochs=30, lr=1e-2, value_lr=1e-2)
+    assert report.steps == 30 and report.examples == 30 * len(batch)
+    assert model(batch)["rec"].item() < first * 0.5
+    assert "consolidation" in report.losses
+
+
+def test_consolidation_weight_zero_keeps_only_the_recommendation_loss(sids: SemanticIds) -> None:
+    torch.manual_seed(0)
+    model = GenerativeRecommender(tiny_config(consolidation_weight=0.0), sids).eval()
+    out = model(make_batch())
+    assert torch.equal(out["loss"], out["rec"])
+
+
+def test_long_query_changes_what_the_memory_reads(sids: SemanticIds) -> None:
+    # with the long query on, a different long history moves the read; with it off, it does not
+    batch = make_batch()
+    other = make_batch(seed=1)
+    for long_query, expect_change in ((True, True), (False, False)):
+        torch.manual_seed(0)
+        model = GenerativeRecommender(tiny_config(long_query=long_query), sids).eval()
+        a = model.encode(batch)[2]
+        batch.history, saved = other.history, batch.history
+        b = model.encode(batch)[2]
+        batch.history = saved
+        assert (not torch.allclose(a, b)) is expect_change
+
+
+def test_slot_usage_labels_groups(model: GenerativeRecommender) -> None:
+    batch = make_batch(4)
+    usage = model.slot_usage([batch], [["x", "x", "y", "y"]])
+    assert set(usage.counts) == {"x", "y"}
+
+
+def test_baseline_has_no_memory(sids: SemanticIds) -> None:
+    model = GenerativeRecommender(tiny_config(memory=False), sids)
+    assert not model.has_memory
+    with pytest.raises(ConfigError):
+        model.slot_usage([make_batch()])
+
+
+def test_memory_needs_two_encoder_blocks(sids: SemanticIds) -> None:
+    with pytest.raises(ConfigError):
+        tiny_config(encoder_layers=1)
