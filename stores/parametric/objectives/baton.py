@@ -73,10 +73,10 @@ def baton_step_weights(
     z = evidence / temperature
     # softmax within each trajectory (segment-wise, stabilised by the segment max)
     n_traj = int(idx.max()) + 1 if s else 0
-    seg_max = torch.full((n_traj,), float("-inf")).scatter_reduce(0, idx, z, reduce="amax")
+    seg_max = torch.full((n_traj,), float("-inf"), device=z.device).scatter_reduce(0, idx, z, reduce="amax")
     ez = torch.exp(z - seg_max[idx])
-    seg_sum = torch.zeros(n_traj).index_add(0, idx, ez)
-    seg_count = torch.zeros(n_traj).index_add(0, idx, torch.ones(s))
+    seg_sum = torch.zeros(n_traj, device=z.device).index_add(0, idx, ez)
+    seg_count = torch.zeros(n_traj, device=z.device).index_add(0, idx, torch.ones_like(z))
     return (ez / seg_sum[idx] * seg_count[idx]).detach()
 
 
@@ -93,8 +93,8 @@ def trajectory_equal_mean(values: torch.Tensor, mask: torch.Tensor, traj_index: 
     n_traj = int(idx.max()) + 1
     row_sum = (values * m).sum(1)
     row_tok = m.sum(1)
-    traj_sum = torch.zeros(n_traj, dtype=values.dtype).index_add(0, idx, row_sum)
-    traj_tok = torch.zeros(n_traj, dtype=values.dtype).index_add(0, idx, row_tok)
+    traj_sum = torch.zeros(n_traj, dtype=values.dtype, device=values.device).index_add(0, idx, row_sum)
+    traj_tok = torch.zeros(n_traj, dtype=values.dtype, device=values.device).index_add(0, idx, row_tok)
     present = traj_tok > 0
     if not bool(present.any()):
         return (values * 0).sum()
@@ -121,7 +121,7 @@ def baton_policy_loss(
     b = logprobs.shape[0]
     if advantages.shape != (b,):
         raise ConfigError(f"advantages must be (B,)=({b},), got {tuple(advantages.shape)}")
-    w = torch.ones(b) if step_weights is None else step_weights.detach().float()
+    w = torch.ones(b, device=logprobs.device) if step_weights is None else step_weights.detach().float()
     per_token = -(w * advantages.float())[:, None] * logprobs
     if aggregation == "token":
         return masked_mean(per_token, mask.float())

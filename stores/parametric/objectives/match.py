@@ -118,7 +118,7 @@ def parse_calls(output: str | Sequence[Mapping[str, Any]]) -> list[ToolCall] | N
 def _norm(value: Any) -> Any:
     # strings compare case- and space-insensitively, numbers by value (1 == 1.0), containers element-wise
     if isinstance(value, bool):
-        return value
+        return ("bool", value)  # keep True apart from 1 and 1.0
     if isinstance(value, str):
         return value.strip().lower()
     if isinstance(value, (int, float)):

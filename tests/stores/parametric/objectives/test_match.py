@@ -160,3 +160,9 @@ def test_curriculum_refreshes_only_the_selected_samples():
     assert all(cur.difficulty[i] == before[i] for i in range(5) if i not in chosen)
     with pytest.raises(ConfigError):
         MatchCurriculum(3, 4, 1)
+
+
+def test_booleans_are_not_numbers():
+    gold = gold_from_bfcl([{"f": {"flag": [True], "n": [1]}}])
+    assert match_reward([{"name": "f", "arguments": {"flag": True, "n": 1.0}}], gold).correctness == 1.0
+    assert match_reward([{"name": "f", "arguments": {"flag": 1, "n": True}}], gold).correctness < 1.0
