@@ -19,6 +19,7 @@ __all__ = ["BENCH_MODULES", "main"]
 
 BENCH_MODULES: dict[str, str] = {
     "worldshift": "evals.worldshift.bench",
+    "lion": "evals.recsys.bench",
 }
 
 
