@@ -44,3 +44,12 @@ def test_confidence_interval_uses_student_t():
     assert ci95([1.0, 1.0, 1.0]) == 0.0
     assert ci95([0.0, 2.0]) == pytest.approx(12.706 * 2 ** 0.5 / 2 ** 0.5)
     assert fmt_ci([0.5]) == "0.500"
+
+
+@pytest.mark.slow
+def test_every_experiment_runs_quick_with_two_seeds(tmp_path):
+    out_json = tmp_path / "all.json"
+    assert main(["objectives", "run", "all", "--quick", "--seeds", "2", "--json", str(out_json), "--plot", str(tmp_path / "a.png")]) == 0
+    data = json.loads(out_json.read_text())
+    assert [r["method"] for r in data["results"]] == list(EXPERIMENTS)
+    assert all(isinstance(r["reproduced"], bool) and r["seeds"] == 2 for r in data["results"])
