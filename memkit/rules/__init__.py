@@ -14,9 +14,17 @@ from memkit.rules.schema import FieldSpec, Schema, TableSpec
 from memkit.rules.scoring import Score, score_effects, score_world
 from memkit.rules.state import State
 from memkit.rules.world import World, load_world, parse_world
+from memkit.rules.model import Evidence, HistoryEntry, LearnedRule, RuleModel, RuleModelDiff  # noqa: E402 - after the engine
+from memkit.rules.store import RuleStore  # noqa: E402
 
 __all__ = [
     "Action",
+    "Evidence",
+    "HistoryEntry",
+    "LearnedRule",
+    "RuleModel",
+    "RuleModelDiff",
+    "RuleStore",
     "ActionResult",
     "Effect",
     "Engine",
