@@ -9,31 +9,53 @@ Everything is deterministic (fixed seed, no clock): ``python -m
 evals.worldshift.generate_ews`` rewrites the four files, and a test checks
 that the shipped files are exactly this script's output.
 
-Tests (150 per world) are picked from candidate writes by running the true
-rules: about half trigger rules (every rule of a world fires in at least 3
-tests), a quarter are near misses (a write on a rule's trigger whose
+Tests (150 per world) are picked from realistic candidate writes by running
+the true rules (``select_tests``, shared with the held-out family's
+generator): about half trigger rules (every rule of a world fires in at least
+3 tests), a quarter are near misses (a write on a rule's trigger whose
 condition just fails: a threshold met exactly, another choice value), a
-quarter are unrelated writes. B, C and D each have at least 10 tests on the
-trigger of their changed, added or deleted rule.
+quarter unrelated writes. B, C and D each have at least 10 tests on the
+trigger of their changed, added or deleted rule; B's show the new threshold
+at work, D's show the deleted rule's effect gone.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import re
 import sys
+import tempfile
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from memkit.rules import Action, Engine, World, parse_world
+from memkit.errors import MemkitError
+from memkit.rules import Action, Engine, World, load_world, parse_world
 
-__all__ = ["build_base", "build_shifts", "generate", "main", "WORLD_DIR"]
+__all__ = [
+    "SHIFT_RULES",
+    "TESTS_PER_WORLD",
+    "WORLD_DIR",
+    "build_base",
+    "build_shifts",
+    "condition_fields",
+    "deleted_rule_tests",
+    "dump_world",
+    "generate",
+    "main",
+    "parse_shifted",
+    "select_tests",
+    "thresholds",
+]
 
 WORLD_DIR = Path(__file__).parent / "worlds"
 SEED = 20260
 TESTS_PER_WORLD = 150
+# world -> the rule its shift changes (modified in B, added in C, deleted in D)
+SHIFT_RULES = {"B": "R05", "C": "R26", "D": "R12"}
 
 _FIRST = ["Ada", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lea", "Mo", "Nia", "Oz", "Pia",
           "Quin", "Rui", "Sol", "Tess"]
@@ -101,7 +123,7 @@ TABLES: dict[str, Any] = {
         "request": {"type": "reference", "ref": "request"},
         "assigned_to": {"type": "reference", "ref": "user"},
         "kind": {"type": "choice", "choices": ["fulfil", "procure", "review"], "default": "fulfil"},
-        "state": {"type": "choice", "choices": ["open", "in_progress", "closed"], "default": "open"},
+        "state": {"type": "choice", "choices": ["open", "in_progress", "closed", "cancelled"], "default": "open"},
         "hours": {"type": "number", "default": 0},
     }},
     "budget": {"fields": {
@@ -124,7 +146,7 @@ def _rules_a() -> list[dict[str, Any]]:
          "when": "before", "order": 10, "condition": "is_empty(current.unit_price)",
          "actions": [{"set": {"unit_price": "current.catalog_item.price"}}]},
         {"id": "R03", "name": "Request total is the sum of its lines", "table": "request_item", "events": ["insert", "update", "delete"],
-         "when": "after", "condition": "changed(total) or changed(request)",
+         "when": "after",
          "actions": [{"update": {"target": "current.request", "set": {"total": "sum(request_item, total, row.request == current.request)"}}}]},
         {"id": "R04", "name": "Request counts its lines", "table": "request_item", "events": ["insert", "delete"],
          "when": "after",
@@ -148,9 +170,10 @@ def _rules_a() -> list[dict[str, Any]]:
         {"id": "R10", "name": "A rejected approval rejects its request", "table": "approval", "events": ["update"], "when": "after",
          "condition": "changes_to(state, 'rejected')",
          "actions": [{"update": {"target": "current.request", "set": {"state": "'rejected'"}}}]},
-        {"id": "R11", "name": "Cancelling a request closes its open tasks", "table": "request", "events": ["update"], "when": "after",
+        {"id": "R11", "name": "Cancelling a request cancels its unfinished tasks", "table": "request", "events": ["update"], "when": "after",
          "condition": "changes_to(state, 'cancelled')",
-         "actions": [{"update_where": {"table": "task", "where": "row.request == current.id and row.state != 'closed'", "set": {"state": "'closed'"}}}]},
+         "actions": [{"update_where": {"table": "task", "where": "row.request == current.id and row.state in ['open', 'in_progress']",
+                                       "set": {"state": "'cancelled'"}}}]},
         {"id": "R12", "name": "Cancelling a request withdraws its pending approvals", "table": "request", "events": ["update"], "when": "after",
          "condition": "changes_to(state, 'cancelled')",
          "actions": [{"delete_where": {"table": "approval", "where": "row.request == current.id and row.state == 'requested'"}}]},
@@ -180,7 +203,8 @@ def _rules_a() -> list[dict[str, Any]]:
          "actions": [{"update_where": {"table": "request_item", "where": "row.catalog_item == current.id and row.state == 'open'", "set": {"state": "'cancelled'"}}}]},
         {"id": "R21", "name": "Deactivating a user unassigns their unfinished tasks", "table": "user", "events": ["update"], "when": "after",
          "condition": "changes_to(active, false)",
-         "actions": [{"update_where": {"table": "task", "where": "row.assigned_to == current.id and row.state != 'closed'", "set": {"assigned_to": None}}}]},
+         "actions": [{"update_where": {"table": "task", "where": "row.assigned_to == current.id and row.state in ['open', 'in_progress']",
+                                       "set": {"assigned_to": None}}}]},
         {"id": "R22", "name": "Managers are VIPs", "table": "user", "events": ["update"], "when": "before",
          "condition": "changes_to(role, 'manager')",
          "actions": [{"set": {"vip": True}}]},
@@ -219,7 +243,7 @@ def _records(rng: random.Random) -> dict[str, list[dict[str, Any]]]:
     items = [{"id": f"CAT{i + 1:03d}", "name": name, "category": cat, "price": price, "requires_approval": price >= 1000,
               "active": i != 23} for i, (name, cat, price) in enumerate(_ITEMS)]
     requests, lines = [], []
-    states = ["draft"] * 14 + ["submitted"] * 8 + ["approved"] * 6 + ["rejected"] * 3 + ["fulfilled"] * 6 + ["cancelled"] * 3
+    states = ["draft"] * 11 + ["submitted"] * 11 + ["approved"] * 6 + ["rejected"] * 3 + ["fulfilled"] * 6 + ["cancelled"] * 3
     rng.shuffle(states)
     line_no = 0
     for i in range(40):
@@ -289,240 +313,356 @@ def build_base() -> dict[str, Any]:
             "tables": TABLES, "records": _records(rng), "rules": _rules_a()}
 
 
-# -- tests ---------------------------------------------------------------------------------------
+# -- test selection, shared with the held-out family's generator ----------------------------------
 
-def _numbers_in(rules: list[dict[str, Any]]) -> list[float]:
-    out: set[float] = set()
-    for r in rules:
-        for m in re.finditer(r"[<>]=?\s*(\d+(?:\.\d+)?)", r.get("condition", "") or ""):
-            out.add(float(m.group(1)))
-    return sorted(out)
-
-
-def _candidates(world: World, rng: random.Random) -> list[Action]:
-    """Many deterministic candidate writes, of every kind, on every table."""
-    state = world.initial_state()
-    rules = [r.to_dict() for r in world.rules]
-    thresholds = _numbers_in(rules)
-    out: list[Action] = []
-    n_new = 0
-    for table, spec in world.schema.tables.items():
-        rows = state.rows(table)
-        sample = rng.sample(rows, min(len(rows), 10))
-        for rec in rows:
-            for fname, fs in spec.fields.items():
-                cur = rec.get(fname)
-                if fs.type not in ("choice", "boolean") and rec not in sample:
-                    continue
-                if fs.type == "choice":
-                    for c in fs.choices or ():
-                        if c != cur:
-                            out.append(Action("update", table, rec["id"], {fname: c}))
-                elif fs.type == "boolean":
-                    out.append(Action("update", table, rec["id"], {fname: not bool(cur)}))
-                elif fs.type == "number":
-                    values = {rng.choice([0, 1, 2, 3, 7, 12]), round((float(cur or 0) + 1) * rng.choice([0.5, 1.5, 3]), 2)}
-                    for t in thresholds:
-                        values |= {t, t + 1, t - 1, round(t / float(cur), 2) if cur else t}
-                    for v in sorted(values):
-                        if v != cur and v >= 0:
-                            out.append(Action("update", table, rec["id"], {fname: v}))
-                elif fs.type == "reference":
-                    pool = state.rows(fs.ref or "")
-                    other = rng.choice(pool)["id"]
-                    if other != cur:
-                        out.append(Action("update", table, rec["id"], {fname: other}))
-                    if cur is not None and rng.random() < 0.3:
-                        out.append(Action("update", table, rec["id"], {fname: None}))
-                else:
-                    out.append(Action("update", table, rec["id"], {fname: f"{cur} v2"}))
-            if rec in sample:
-                out.append(Action("delete", table, rec["id"]))
-        for k in range(150):
-            base = rng.choice(rows)
-            values = {f: v for f, v in base.items() if f != "id" and v is not None}
-            for f in list(values):
-                if rng.random() < 0.35:
-                    del values[f]
-            for f, fs in spec.fields.items():
-                if fs.type == "choice" and rng.random() < 0.4:
-                    values[f] = rng.choice(list(fs.choices or ()))
-                elif fs.type == "reference" and f in values and rng.random() < 0.5:
-                    values[f] = rng.choice(state.rows(fs.ref or ""))["id"]
-            n_new += 1
-            out.append(Action("insert", table, f"T{table[:3].upper()}{n_new:04d}", values))
-        # multi-field writes that reach conditions needing two things at once
-        for rec in rng.sample(rows, min(len(rows), 4)):
-            for fname, fs in spec.fields.items():
-                if fs.type == "choice":
-                    extra = {f: (not rec.get(f)) for f, s in spec.fields.items() if s.type == "boolean"}
-                    c = rng.choice(list(fs.choices or ()))
-                    if c != rec.get(fname) and extra:
-                        out.append(Action("update", table, rec["id"], {fname: c, **extra}))
+def thresholds(world: World) -> dict[tuple[str, str], set[float]]:
+    """(table, field) -> the numbers that rule conditions compare that field with."""
+    out: dict[tuple[str, str], set[float]] = {}
+    for rule in world.rules:
+        text = rule.to_dict().get("condition") or ""
+        for fname, num in re.findall(r"current\.(\w+)\s*[<>]=?\s*(-?\d+(?:\.\d+)?)", text):
+            out.setdefault((rule.table, fname), set()).add(float(num))
     return out
 
 
-def _condition_fields(world: World) -> dict[tuple[str, str], set[str]]:
-    """(table, event) -> fields that rule conditions of that trigger mention."""
+def condition_fields(world: World) -> dict[tuple[str, str], set[str]]:
+    """(table, event) -> fields of the triggering record that the conditions of that trigger's rules read."""
     out: dict[tuple[str, str], set[str]] = {}
     for r in world.rules:
-        text = r.to_dict().get("condition", "")
-        names = set(re.findall(r"(?:current|previous)\.([A-Za-z_]+)", text)) | set(re.findall(r"changes?_?(?:to|from)?\(([A-Za-z_]+)", text))
+        text = r.to_dict().get("condition") or ""
+        names = set(re.findall(r"(?:current|previous)\.(\w+)", text)) | set(re.findall(r"\b(?:changed|changes_to|changes_from)\((\w+)", text))
         for e in r.events:
             out.setdefault((r.table, e), set()).update(names)
     return out
 
 
-def _select_tests(world: World, focus: str | None, seed: int, prefer: list[Action] | None = None) -> list[Action]:
+def _key(a: Action) -> tuple[Any, ...]:
+    """Tests with the same key are too alike for both to be picked (same record, same fields written)."""
+    return (a.op, a.table, a.id, tuple(sorted(a.values)) if a.op == "update" else ())
+
+
+_OP_SHARE = {"update": 0.6, "insert": 0.25, "delete": 0.15}
+
+
+def select_tests(world: World, candidates: list[Action], n: int, seed: int, *, focus: str | None = None,
+                 previous: World | None = None, prefer: list[Action] | None = None) -> list[Action]:
+    """Pick ``n`` tests from ``candidates`` by running the world's true rules on each.
+
+    About half trigger rules (every rule of the world fires in at least 3
+    picked tests: a greedy cover), a quarter are near misses (nothing changes
+    although the write is on a rule's trigger and touches what its condition
+    reads, or the rule fires and changes nothing), the rest unrelated writes.
+    ``prefer`` tests come first; with ``focus``, up to 12 tests that fire that
+    rule, those whose effects differ from ``previous`` (the world before the
+    shift) first. Candidates the schema refuses or that roll back are skipped.
+    """
     rng = random.Random(seed)
     engine = Engine(world.schema, world.rules)
     initial = world.initial_state()
-    cond_fields = _condition_fields(world)
-    triggers: list[tuple[Action, list[str]]] = []
-    near: list[Action] = []
-    unrelated: list[Action] = []
-    seen: set[str] = set()
-    pool_counts: dict[str, int] = {r.id: 0 for r in world.rules}
-    for _round in range(6):
-        # more rounds of candidates only while some rule has fewer than 3 triggering candidates
-        if _round and min(pool_counts.values()) >= 3:
-            break
-        for a in _candidates(world, rng):
-            key = repr(a.to_dict())
-            if key in seen:
-                continue
-            seen.add(key)
-            try:
-                result = engine.run(initial, a, validate=True)
-            except Exception:  # noqa: BLE001 - a candidate that breaks the schema is simply not a test
-                continue
-            if result.error:
-                continue
-            if result.fired and result.effects:
-                triggers.append((a, sorted(set(result.fired))))
-                for rid in set(result.fired):
-                    pool_counts[rid] += 1
-            elif (a.table, a.op) in cond_fields and (a.op != "update" or set(a.values) & cond_fields[(a.table, a.op)]):
-                near.append(a)
-            else:
-                unrelated.append(a)
+    before = Engine(previous.schema, previous.rules) if previous is not None else None
+    cond = condition_fields(world)
+    rule_triggers = {(r.table, e) for r in world.rules for e in r.events}
+    pools: dict[str, list[tuple[Action, list[str]]]] = {"trigger": [], "near": [], "unrelated": []}
+    effects: dict[tuple[Any, ...], list[Any]] = {}
+    for a in candidates:
+        try:
+            res = engine.run(initial, a, validate=True)
+        except MemkitError:  # a candidate the schema refuses is simply not a test
+            continue
+        if res.error:
+            continue
+        fired = sorted(set(res.fired))
+        effects[_key(a)] = res.effects
+        if res.effects:
+            pools["trigger"].append((a, fired))
+        elif fired or ((a.table, a.op) in rule_triggers and (a.op != "update" or set(a.values) & cond.get((a.table, a.op), set()))):
+            pools["near"].append((a, fired))
+        else:
+            pools["unrelated"].append((a, fired))
+    for pool in pools.values():
+        rng.shuffle(pool)
     chosen: list[Action] = []
-    used: set[str] = set()
-    counts: dict[str, int] = {r.id: 0 for r in world.rules}
+    keys: set[tuple[Any, ...]] = set()
+    counts: Counter[str] = Counter()
+    ops: Counter[str] = Counter()
 
-    def take(a: Action, fired: list[str] | None) -> None:
+    def take(a: Action, fired: list[str]) -> bool:
+        if _key(a) in keys:
+            return False
         chosen.append(a)
-        used.add(repr(a.to_dict()))
-        for rid in fired or []:
-            counts[rid] += 1
+        keys.add(_key(a))
+        counts.update(fired)
+        ops[a.op] += 1
+        return True
 
     for a in prefer or []:
         take(a, sorted(set(engine.run(initial, a).fired)))
     if focus is not None:
-        focus_rule = focus
-        focus_trigger = [(a, f) for a, f in triggers if focus_rule in f]
-        for a, f in focus_trigger[:12]:
-            take(a, f)
-    rng.shuffle(triggers)
-    for rid in counts:
-        for a, f in triggers:
-            if counts[rid] >= 3:
+        ranked = []
+        per_op: Counter[str] = Counter()
+        for a, f in pools["trigger"]:
+            if focus in f:
+                same = before is not None and before.run(initial, a).effects == effects[_key(a)]
+                ranked.append((same, per_op[a.op], a, f))
+                per_op[a.op] += 1
+        for _same, _rank, a, f in sorted(ranked, key=lambda r: (r[0], r[1])):
+            if counts[focus] >= 12:
                 break
-            if rid in f and repr(a.to_dict()) not in used:
-                take(a, f)
-    n_trigger = TESTS_PER_WORLD // 2
-    for a, f in triggers:
-        if len(chosen) >= n_trigger:
-            break
-        if repr(a.to_dict()) not in used:
             take(a, f)
-    rng.shuffle(near)
-    rng.shuffle(unrelated)
-    n_near = (TESTS_PER_WORLD - len(chosen)) // 2
-    for a in near[:n_near]:
-        take(a, None)
-    for a in unrelated:
-        if len(chosen) >= TESTS_PER_WORLD:
+    while True:  # greedy cover: each pick fires as many rules still short of 3 tests as it can
+        gains = [(sum(1 for r in f if counts[r] < 3), -i) for i, (a, f) in enumerate(pools["trigger"]) if _key(a) not in keys]
+        if not gains or max(gains)[0] == 0:
             break
-        take(a, None)
-    for a in near[n_near:]:
-        if len(chosen) >= TESTS_PER_WORLD:
-            break
-        take(a, None)
+        take(*pools["trigger"][-max(gains)[1]])
+    have = {"trigger": len(chosen), "near": 0, "unrelated": 0}
+    quotas = {"trigger": max(n // 2, have["trigger"])}
+    quotas["near"] = (n - quotas["trigger"]) // 2
+    quotas["unrelated"] = n - quotas["trigger"] - quotas["near"]
+    def fill(kind: str, limit: int) -> None:
+        pool = [p for p in pools[kind] if _key(p[0]) not in keys]
+        while have[kind] < limit and len(chosen) < n and pool:
+            # least-used op (against its share) first, so that inserts and deletes are not crowded out by updates
+            least = min(_OP_SHARE, key=lambda o: (ops[o] / _OP_SHARE[o], o))
+            pick = next((p for p in pool if p[0].op == least), pool[0])
+            pool.remove(pick)
+            if take(*pick):
+                have[kind] += 1
+
+    for kind in ("trigger", "near", "unrelated"):
+        fill(kind, quotas[kind])
+    for kind in ("near", "unrelated", "trigger"):  # when a pool ran dry, the others make up the number
+        fill(kind, n)
     rng.shuffle(chosen)
     return chosen
 
 
-def _focus_tests_deleted(world_before: World, world: World, rule_id: str, seed: int) -> list[Action]:
-    """Tests on the trigger of a rule deleted in ``world``: they fire it in the world before."""
-    rng = random.Random(seed)
+def deleted_rule_tests(world_before: World, candidates: list[Action], rule_id: str, n: int = 12) -> list[Action]:
+    """Up to ``n`` candidates whose effects in the world before the deletion of ``rule_id`` differ without that rule."""
     engine = Engine(world_before.schema, world_before.rules)
+    without = Engine(world_before.schema, [r for r in world_before.rules if r.id != rule_id])
     initial = world_before.initial_state()
-    out = []
-    for a in _candidates(world_before, rng):
+    groups: dict[tuple[Any, ...], list[Action]] = {}
+    for a in candidates:
         try:
-            r = engine.run(initial, a, validate=True)
-        except Exception:  # noqa: BLE001
+            res = engine.run(initial, a, validate=True)
+        except MemkitError:
             continue
-        if rule_id in r.fired and not r.error and a not in out:
-            out.append(a)
-        if len(out) >= 12:
-            break
-    return out
+        if rule_id in res.fired and not res.error and res.effects != without.run(initial, a).effects:
+            group = groups.setdefault((a.op, a.table, tuple(sorted(a.values))), [])
+            if all(_key(x) != _key(a) for x in group):
+                group.append(a)
+    # round robin over kinds of write (table, op, fields), so that every way to the trigger is tested
+    out: list[Action] = []
+    for i in range(max((len(g) for g in groups.values()), default=0)):
+        out += [g[i] for g in groups.values() if i < len(g)]
+    return out[:n]
 
 
-def _dump(data: dict[str, Any]) -> str:
+def dump_world(data: dict[str, Any]) -> str:
+    """A world as YAML text (key order kept)."""
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=200)
+
+
+def parse_shifted(raw: dict[str, Any], files: dict[str, str], name: str) -> World:
+    """Load a shifted world against the files generated so far (in a temporary folder, never in WORLD_DIR)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for fname, text in files.items():
+            (Path(tmp) / fname).write_text(text)
+        path = Path(tmp) / f"{name}.yaml"
+        path.write_text(dump_world(raw))
+        return load_world(path)
+
+
+# -- ews candidate writes --------------------------------------------------------------------------
+
+_DEPT_RENAMES = {"IT": "IT Services", "Finance": "Finance & Accounting", "Sales": "Sales EMEA", "Operations": "Business Operations",
+                 "Legal": "Legal & Compliance", "Research": "Research & Development"}
+_NEW_DEPTS = ["Marketing", "Human Resources", "Procurement", "Facilities", "Customer Support"]
+_NEW_ITEMS = [("Webcam", "hardware", 85), ("Ergonomic chair", "hardware", 690), ("Video wall", "hardware", 7800),
+              ("Password manager", "software", 40), ("ERP module", "software", 2600), ("Translation service", "service", 1300),
+              ("Network survey", "service", 850), ("Backup appliance", "hardware", 1000), ("Data labelling", "service", 999),
+              ("Conference phone", "hardware", 540)]
+_NEW_ID = {"department": "DEP9{:02d}", "cost_center": "CC9{:02d}", "user": "USR9{:02d}", "catalog_item": "CAT9{:02d}",
+           "request": "REQ9{:03d}", "request_item": "RITM9{:03d}", "approval": "APR9{:02d}", "task": "TASK9{:03d}", "budget": "BUD9{:02d}"}
+
+
+def _whole(v: float) -> float | int:
+    return int(v) if float(v) == int(v) else v
+
+
+def _ews_numbers(table: str, fname: str, rec: dict[str, Any], state: Any, limits: dict[tuple[str, str], set[float]]) -> list[float | int]:
+    """Plausible new values of a number field; on both sides of the thresholds the rules use where they apply."""
+    base = float(rec.get(fname) or 0)
+    vals: set[float] = set()
+    if (table, fname) == ("request_item", "quantity"):
+        vals |= {1, 2, 3, 5, 10}
+        req = state.get("request", rec["request"]) if rec.get("request") else None
+        price = rec.get("unit_price") or 0
+        if req is not None and price:
+            # the quantity that just lifts the request's total over each threshold, and the one just below
+            other = (req.get("total") or 0) - (rec.get("total") or 0)
+            for t in limits.get(("request", "total"), ()):
+                q = math.floor((t - other) / price) + 1
+                vals |= {q, q - 1}
+        vals = {v for v in vals if 1 <= v <= 50}
+    elif (table, fname) == ("catalog_item", "price"):
+        vals |= {round(base * 0.9), round(base * 1.1)}
+        for t in limits.get((table, fname), ()):
+            vals |= {t, t - 1, t + 50}
+    elif (table, fname) == ("request", "total"):
+        vals |= {round(base * 1.1, 2)}
+        for t in limits.get((table, fname), ()):
+            vals |= {t - 1, t, t + 1}
+    elif (table, fname) in (("request_item", "unit_price"), ("request_item", "total")):
+        vals |= {round(base * 0.9, 2), round(base * 1.1, 2)}
+    elif (table, fname) == ("budget", "committed"):
+        amount = float(rec.get("amount") or 0)
+        vals |= {amount, amount + 500, base + 1500}
+    elif (table, fname) == ("budget", "amount"):
+        vals |= {float(rec.get("committed") or 0), base + 2500, base - 2500}
+    elif fname == "fiscal_year":
+        vals |= {2027, 2028}
+    elif fname == "item_count":
+        vals |= {base + 1}
+    elif fname == "hours":
+        vals |= {base + 1, base + 2, 8}
+    elif fname == "budget_limit":
+        vals |= {base + 10000, base - 10000}
+    elif fname == "balance":
+        vals |= {base + 1500, base - 1500}
+    else:
+        vals |= {round(base * 1.1, 2)}
+    return sorted(_whole(v) for v in vals if v != base and v >= 0)
+
+
+def _rename(table: str, fname: str, rec: dict[str, Any], idx: int) -> str | None:
+    cur = str(rec.get(fname) or "")
+    if (table, fname) == ("user", "name"):
+        first, last = cur.split(" ", 1)
+        new_last = next(x for k in range(10) if (x := _LAST[(idx * 3 + 1 + k) % 10]) != last)
+        return f"{first} {new_last}"
+    if (table, fname) == ("department", "name"):
+        return _DEPT_RENAMES.get(cur)
+    if (table, fname) == ("catalog_item", "name"):
+        return f"{cur} {dict(hardware='Pro', software='Enterprise', service='Plus')[rec['category']]}"
+    if (table, fname) == ("cost_center", "code"):
+        prefix, num = cur.split("-")
+        return f"{prefix}-{int(num) + 100}"
+    return None
+
+
+def _ews_insert(table: str, state: Any, rng: random.Random, k: int) -> dict[str, Any]:
+    """A realistic new record of ``table``; some fields left to their defaults."""
+    def pick(t: str, where: Any = None) -> str:
+        rows = [r for r in state.rows(t) if where is None or where(r)]
+        return rows[rng.randrange(len(rows))]["id"]
+
+    if table == "department":
+        return {"name": _NEW_DEPTS[k % 5], "head": pick("user", lambda u: u["role"] == "manager"), "budget_limit": rng.choice([40000, 60000, 80000])}
+    if table == "cost_center":
+        dept = state.get("department", pick("department"))
+        return {"code": f"{dept['name'][:3].upper()}-{300 + k}", "department": dept["id"], "balance": rng.choice([5000, 15000, 30000])}
+    if table == "user":
+        out = {"name": f"{_FIRST[(k * 3 + 1) % 20]} {_LAST[(k * 7 + 3) % 10]}", "department": pick("department")}
+        if k % 3:
+            out["role"] = rng.choice(["employee", "employee", "manager", "admin"])
+        return out
+    if table == "catalog_item":
+        name, cat, price = _NEW_ITEMS[k % len(_NEW_ITEMS)]
+        return {"name": name, "category": cat, "price": price}
+    if table == "request":
+        # a third opened by VIPs (priority left to the rules), some critical ones: both decide a new request's fate
+        vip = k % 3 == 0
+        out = {"opened_by": pick("user", lambda u: u["active"] and (u["vip"] or not vip)),
+               "cost_center": pick("cost_center", lambda c: not c["frozen"])}
+        if k % 5 == 2:
+            out["opened_by"] = pick("user", lambda u: u["active"] and not u["vip"])
+            out["priority"] = "critical"
+        elif not vip and k % 4:
+            out["priority"] = rng.choice(["low", "normal", "high"])
+        return out
+    if table == "request_item":
+        item = state.get("catalog_item", pick("catalog_item", lambda c: c["active"]))
+        out = {"request": pick("request", lambda r: r["state"] in ("draft", "submitted")), "catalog_item": item["id"],
+               "quantity": rng.choice([1, 1, 2, 3, 5])}
+        if k % 3 == 0:
+            out["unit_price"] = round(item["price"] * rng.choice([0.85, 1.0]), 2)
+        return out
+    if table == "approval":
+        return {"request": pick("request", lambda r: r["state"] == "submitted"), "approver": pick("user", lambda u: u["role"] == "manager"),
+                "level": rng.choice(["manager", "finance"])}
+    if table == "task":
+        out = {"request": pick("request", lambda r: r["state"] in ("submitted", "approved")), "kind": rng.choice(["fulfil", "procure", "review"]),
+               "hours": rng.choice([1, 2, 4, 8])}
+        if k % 2:
+            out["assigned_to"] = pick("user", lambda u: u["active"])
+        return out
+    return {"cost_center": pick("cost_center"), "fiscal_year": 2027, "amount": rng.choice([10000, 15000, 25000]),
+            "committed": rng.choice([0, 0, 5000])}
+
+
+def _candidates(world: World, rng: random.Random) -> list[Action]:
+    """Deterministic, realistic candidate writes of every kind on every table of an ews world."""
+    state = world.initial_state()
+    limits = thresholds(world)
+    out: list[Action] = []
+    for table, spec in world.schema.tables.items():
+        rows = state.rows(table)
+        for idx, rec in enumerate(rows):
+            for fname, fs in spec.fields.items():
+                cur = rec.get(fname)
+                if fs.type == "choice":
+                    out += [Action("update", table, rec["id"], {fname: c}) for c in fs.choices or () if c != cur]
+                elif fs.type == "boolean":
+                    out.append(Action("update", table, rec["id"], {fname: not bool(cur)}))
+                elif fs.type == "number":
+                    out += [Action("update", table, rec["id"], {fname: v}) for v in _ews_numbers(table, fname, rec, state, limits)]
+                elif fs.type == "reference":
+                    pool = [r["id"] for r in state.rows(fs.ref or "") if r["id"] != cur and (fs.ref != "user" or r["active"])]
+                    out.append(Action("update", table, rec["id"], {fname: pool[rng.randrange(len(pool))]}))
+                    if cur is not None and (table, fname) == ("task", "assigned_to"):
+                        out.append(Action("update", table, rec["id"], {fname: None}))
+                elif (new := _rename(table, fname, rec, idx)) is not None:
+                    out.append(Action("update", table, rec["id"], {fname: new}))
+            out.append(Action("delete", table, rec["id"]))
+        for k in range(20):
+            out.append(Action("insert", table, _NEW_ID[table].format(k + 1), _ews_insert(table, state, rng, k)))
+    return out
 
 
 def generate() -> dict[str, str]:
     """File name -> YAML text of the four worlds."""
     base = build_base()
-    shifts = build_shifts()
-    files: dict[str, str] = {}
     world_a = parse_world(base, WORLD_DIR / "ews-A.yaml")
-    base["tests"] = [t.to_dict() for t in _select_tests(world_a, None, SEED + 1)]
-    files["ews-A.yaml"] = _dump(base)
-    prev_name, prev_world = "ews-A", world_a
+    base["tests"] = [t.to_dict() for t in select_tests(world_a, _candidates(world_a, random.Random(SEED + 1)), TESTS_PER_WORLD, SEED + 1)]
+    files = {"ews-A.yaml": dump_world(base)}
     descriptions = {
         "B": "EnterpriseWorldShift world B: a policy change - requests above 2000 (was 5000) need approval.",
         "C": "EnterpriseWorldShift world C: an extension - escalating a request to critical asks finance for approval.",
         "D": "EnterpriseWorldShift world D: a retirement - cancelling a request no longer withdraws its pending approvals.",
     }
-    focus = {"B": "R05", "C": "R26", "D": None}
+    shifts = build_shifts()
+    prev_name, prev_world = "ews-A", world_a
     for i, key in enumerate("BCD"):
-        raw = {"format": "worldshift/1", "name": f"ews-{key}", "description": descriptions[key], "extends": f"{prev_name}.yaml",
-               "shift": shifts[key]}
-        world = _parse_shifted(raw, files, key)
+        name = f"ews-{key}"
+        raw = {"format": "worldshift/1", "name": name, "description": descriptions[key], "extends": f"{prev_name}.yaml", "shift": shifts[key]}
+        world = parse_shifted(raw, files, name)
+        seed = SEED + 2 + i
+        candidates = _candidates(world, random.Random(seed))
         if key == "D":
-            focus_tests = _focus_tests_deleted(prev_world, world, "R12", SEED + 10)
-            tests = _select_tests(world, None, SEED + 2 + i, prefer=focus_tests)
+            prefer = deleted_rule_tests(prev_world, _candidates(prev_world, random.Random(seed)), SHIFT_RULES["D"])
+            tests = select_tests(world, candidates, TESTS_PER_WORLD, seed, prefer=prefer)
         else:
-            tests = _select_tests(world, focus[key], SEED + 2 + i)
+            tests = select_tests(world, candidates, TESTS_PER_WORLD, seed, focus=SHIFT_RULES[key], previous=prev_world)
         raw["tests"] = [t.to_dict() for t in tests]
-        files[f"ews-{key}.yaml"] = _dump(raw)
-        prev_name, prev_world = f"ews-{key}", world
+        files[f"{name}.yaml"] = dump_world(raw)
+        prev_name, prev_world = name, world
     return files
-
-
-def _parse_shifted(raw: dict[str, Any], files: dict[str, str], key: str) -> World:
-    """Parse a shifted world against the files generated so far (written to a temp dir, never to WORLD_DIR)."""
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as tmp:
-        for name, text in files.items():
-            (Path(tmp) / name).write_text(text)
-        path = Path(tmp) / f"ews-{key}.yaml"
-        path.write_text(_dump(raw))
-        from memkit.rules import load_world
-
-        return load_world(path)
 
 
 def main(argv: list[str] | None = None) -> int:
     """Rewrite the four world files in evals/worldshift/worlds/."""
-    files = generate()
-    for name, text in files.items():
+    for name, text in generate().items():
         (WORLD_DIR / name).write_text(text)
         print(f"wrote {WORLD_DIR / name}")
     return 0

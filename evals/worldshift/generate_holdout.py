@@ -27,25 +27,21 @@ rule; D's show that the deleted rule's effect is gone.
 from __future__ import annotations
 
 import random
-import re
 import sys
-import tempfile
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import yaml
+from memkit.rules import Action, World, parse_world
 
-from memkit.rules import Action, Engine, World, load_world, parse_world
+from evals.worldshift.generate_ews import deleted_rule_tests, dump_world, parse_shifted, select_tests, thresholds
 
-__all__ = ["FOCUS", "SHIFT_RULES", "TESTS_PER_WORLD", "WORLD_DIR", "build_base", "build_shifts", "generate", "main"]
+__all__ = ["SHIFT_RULES", "TESTS_PER_WORLD", "WORLD_DIR", "build_base", "build_shifts", "generate", "main"]
 
 WORLD_DIR = Path(__file__).parent / "worlds"
 SEED = 7321
 TESTS_PER_WORLD = 60
 # world -> the rule its shift changes (modified in B, added in C, deleted in D)
 SHIFT_RULES = {"B": "H11", "C": "H19", "D": "H10"}
-FOCUS = SHIFT_RULES
 FEE_PER_KG_A = 1.8
 FEE_PER_KG_B = 2.25
 LOW_STOCK = 25
@@ -300,16 +296,6 @@ def build_base() -> dict[str, Any]:
 
 # -- candidate writes ----------------------------------------------------------------------------
 
-def _thresholds(world: World) -> dict[tuple[str, str], set[float]]:
-    """(table, field) -> numbers its rules compare that field with."""
-    out: dict[tuple[str, str], set[float]] = {}
-    for rule in world.rules:
-        text = rule.to_dict().get("condition") or ""
-        for field, num in re.findall(r"current\.(\w+)\s*[<>]=?\s*(-?\d+(?:\.\d+)?)", text):
-            out.setdefault((rule.table, field), set()).add(float(num))
-    return out
-
-
 def _number_values(table: str, field: str, cur: Any, limits: set[float], rng: random.Random) -> list[float]:
     """Plausible new values of a number field: around its value, and on both sides of every threshold the rules use."""
     base = float(cur or 0)
@@ -370,7 +356,7 @@ def _insert_values(table: str, state: Any, rng: random.Random, k: int) -> dict[s
 def _candidates(world: World, rng: random.Random) -> list[Action]:
     """Deterministic candidate writes of every kind on every table."""
     state = world.initial_state()
-    limits = _thresholds(world)
+    limits = thresholds(world)
     out: list[Action] = []
     for table, spec in world.schema.tables.items():
         rows = state.rows(table)
@@ -396,146 +382,12 @@ def _candidates(world: World, rng: random.Random) -> list[Action]:
     return out
 
 
-def _condition_fields(world: World) -> dict[tuple[str, str], set[str]]:
-    """(table, event) -> fields of the triggering record that rule conditions of that trigger read."""
-    out: dict[tuple[str, str], set[str]] = {}
-    for r in world.rules:
-        text = r.to_dict().get("condition") or ""
-        names = set(re.findall(r"(?:current|previous)\.(\w+)", text)) | set(re.findall(r"\b(?:changed|changes_to|changes_from)\((\w+)", text))
-        for e in r.events:
-            out.setdefault((r.table, e), set()).update(names)
-    return out
-
-
-def _key(a: Action) -> tuple[Any, ...]:
-    """Tests with the same key are too alike to both be picked (same record, same fields)."""
-    return (a.op, a.table, a.id, tuple(sorted(a.values)) if a.op == "update" else ())
-
-
-def _select_tests(world: World, seed: int, focus: str | None = None, prefer: list[Action] | None = None) -> list[Action]:
-    """Pick TESTS_PER_WORLD tests: half triggering (every rule >= 3), a quarter near misses, a quarter unrelated."""
-    rng = random.Random(seed)
-    engine = Engine(world.schema, world.rules)
-    initial = world.initial_state()
-    cond = _condition_fields(world)
-    rule_triggers = {(r.table, e) for r in world.rules for e in r.events}
-    pools: dict[str, list[tuple[Action, list[str]]]] = {"trigger": [], "near": [], "unrelated": []}
-    for a in _candidates(world, rng):
-        try:
-            res = engine.run(initial, a, validate=True)
-        except Exception:  # noqa: BLE001 - a candidate the schema refuses is simply not a test
-            continue
-        if res.error:
-            continue
-        fired = sorted(set(res.fired))
-        if res.effects:
-            pools["trigger"].append((a, fired))
-        elif fired or ((a.table, a.op) in rule_triggers and (a.op != "update" or set(a.values) & cond.get((a.table, a.op), set()))):
-            pools["near"].append((a, fired))
-        else:
-            pools["unrelated"].append((a, fired))
-    for pool in pools.values():
-        rng.shuffle(pool)
-    chosen: list[Action] = []
-    keys: set[tuple[Any, ...]] = set()
-    counts: Counter[str] = Counter()
-    ops: Counter[str] = Counter()
-
-    def take(a: Action, fired: list[str]) -> bool:
-        if _key(a) in keys:
-            return False
-        chosen.append(a)
-        keys.add(_key(a))
-        counts.update(fired)
-        ops[a.op] += 1
-        return True
-
-    def fired_of(a: Action) -> list[str]:
-        return sorted(set(engine.run(initial, a).fired))
-
-    for a in prefer or []:
-        take(a, fired_of(a))
-    if focus is not None:
-        on_focus = [(a, f) for a, f in pools["trigger"] if focus in f]
-        # spread over ops: inserts and updates of the focus trigger alike
-        seen_ops: Counter[str] = Counter()
-        ranked = []
-        for a, f in on_focus:
-            ranked.append((seen_ops[a.op], a, f))
-            seen_ops[a.op] += 1
-        on_focus = [(a, f) for _, a, f in sorted(ranked, key=lambda r: r[0])]
-        for a, f in on_focus:
-            if counts[focus] >= 12:
-                break
-            take(a, f)
-    # greedy cover: each pick fires as many rules still short of 3 tests as it can, so few tests cover all
-    while True:
-        gains = [(sum(1 for r in f if counts[r] < 3), -i) for i, (a, f) in enumerate(pools["trigger"]) if _key(a) not in keys]
-        if not gains or max(gains)[0] == 0:
-            break
-        take(*pools["trigger"][-max(gains)[1]])
-    have = {"trigger": len(chosen), "near": 0, "unrelated": 0}
-    quotas = {"trigger": max(TESTS_PER_WORLD // 2, have["trigger"])}
-    quotas["near"] = (TESTS_PER_WORLD - quotas["trigger"]) // 2
-    quotas["unrelated"] = TESTS_PER_WORLD - quotas["trigger"] - quotas["near"]
-    for kind in ("trigger", "near", "unrelated"):
-        # least-used op first, so that inserts and deletes are not crowded out by updates
-        pool = list(pools[kind])
-        while have[kind] < quotas[kind] and pool:
-            least = min(("update", "insert", "delete"), key=lambda o: (ops[o] / {"update": 0.6, "insert": 0.25, "delete": 0.15}[o], o))
-            pick = next((p for p in pool if p[0].op == least and _key(p[0]) not in keys), None)
-            pick = pick or next((p for p in pool if _key(p[0]) not in keys), None)
-            if pick is None:
-                break
-            pool.remove(pick)
-            if take(*pick):
-                have[kind] += 1
-    rng.shuffle(chosen)
-    return chosen
-
-
-def _deleted_rule_tests(world_before: World, rule_id: str, seed: int, n: int = 12) -> list[Action]:
-    """Writes that fire ``rule_id`` in the world before its deletion (so the next world's tests show its effect gone)."""
-    rng = random.Random(seed)
-    engine = Engine(world_before.schema, world_before.rules)
-    initial = world_before.initial_state()
-    out: list[Action] = []
-    keys: set[tuple[Any, ...]] = set()
-    cands = _candidates(world_before, rng)
-    rng.shuffle(cands)
-    for a in cands:
-        try:
-            res = engine.run(initial, a, validate=True)
-        except Exception:  # noqa: BLE001
-            continue
-        if rule_id in res.fired and res.effects and not res.error and _key(a) not in keys:
-            out.append(a)
-            keys.add(_key(a))
-        if len(out) >= n:
-            break
-    return out
-
-
-def _dump(data: dict[str, Any]) -> str:
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=200)
-
-
-def _parse_shifted(raw: dict[str, Any], files: dict[str, str], name: str) -> World:
-    """Load a shifted world against the files generated so far (in a temporary folder, never in WORLD_DIR)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        for fname, text in files.items():
-            (Path(tmp) / fname).write_text(text)
-        path = Path(tmp) / f"{name}.yaml"
-        path.write_text(_dump(raw))
-        return load_world(path)
-
-
 def generate() -> dict[str, str]:
     """File name -> YAML text of the four held-out worlds."""
     base = build_base()
     world_a = parse_world(base, WORLD_DIR / "holdout-A.yaml")
-    base["tests"] = [t.to_dict() for t in _select_tests(world_a, SEED + 1)]
-    files = {"holdout-A.yaml": _dump(base)}
+    base["tests"] = [t.to_dict() for t in select_tests(world_a, _candidates(world_a, random.Random(SEED + 1)), TESTS_PER_WORLD, SEED + 1)]
+    files = {"holdout-A.yaml": dump_world(base)}
     descriptions = {
         "B": f"Held-out world B: a policy change - the carrier's shipping fee rises from {FEE_PER_KG_A} to {FEE_PER_KG_B} per kg.",
         "C": "Held-out world C: an extension - stock that turns low raises a draft purchase order with the product's supplier.",
@@ -546,14 +398,16 @@ def generate() -> dict[str, str]:
     for i, key in enumerate("BCD"):
         name = f"holdout-{key}"
         raw = {"format": "worldshift/1", "name": name, "description": descriptions[key], "extends": f"{prev_name}.yaml", "shift": shifts[key]}
-        world = _parse_shifted(raw, files, name)
+        world = parse_shifted(raw, files, name)
+        seed = SEED + 2 + i
+        candidates = _candidates(world, random.Random(seed))
         if key == "D":
-            prefer = _deleted_rule_tests(prev_world, SHIFT_RULES["D"], SEED + 10)
-            tests = _select_tests(world, SEED + 2 + i, prefer=prefer)
+            prefer = deleted_rule_tests(prev_world, _candidates(prev_world, random.Random(seed)), SHIFT_RULES["D"])
+            tests = select_tests(world, candidates, TESTS_PER_WORLD, seed, prefer=prefer)
         else:
-            tests = _select_tests(world, SEED + 2 + i, focus=SHIFT_RULES[key])
+            tests = select_tests(world, candidates, TESTS_PER_WORLD, seed, focus=SHIFT_RULES[key], previous=prev_world)
         raw["tests"] = [t.to_dict() for t in tests]
-        files[f"{name}.yaml"] = _dump(raw)
+        files[f"{name}.yaml"] = dump_world(raw)
         prev_name, prev_world = name, world
     return files
 
