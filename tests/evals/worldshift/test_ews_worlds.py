@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from memkit.rules import Engine
+from memkit.rules import Engine, parse_rule
 
 from evals.worldshift import generate_ews
 from evals.worldshift.generate_ews import SHIFT_RULES, condition_fields
@@ -125,3 +125,12 @@ def test_deleted_rule_tests_show_its_effect_gone(worlds):
     assert len(withdrew) >= 10
     for t in withdrew:
         assert not any(e[:2] == ("delete", "approval") for e in d_engine.run(d_world.initial_state(), t).effects)
+
+
+def test_a_pair_of_rules_whose_order_matters(worlds):
+    # R02 fills a new line's unit price before R01 computes its total: run R02 last and some tests change
+    a = worlds["A"]
+    swapped = [parse_rule({**r.to_dict(), "order": 30}, a.schema) if r.id == "R02" else r for r in a.rules]
+    true_engine, swapped_engine = Engine(a.schema, a.rules), Engine(a.schema, swapped)
+    initial = a.initial_state()
+    assert any(true_engine.run(initial, t).effects != swapped_engine.run(initial, t).effects for t in a.tests)

@@ -10,7 +10,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
 
-from memkit.rules import Engine
+from memkit.rules import Engine, parse_rule
 
 from evals.worldshift import generate_holdout
 from evals.worldshift.worlds_index import load_named_world
@@ -123,3 +123,13 @@ def test_deleted_rule_tests_show_its_effect_gone(worlds):
     for t in on_trigger:
         assert any(e[:2] == ("create", "alert") for e in c_engine.run(c.initial_state(), t).effects)
         assert not any(e[:2] == ("create", "alert") for e in d_engine.run(d.initial_state(), t).effects)
+
+
+@pytest.mark.parametrize(("late", "order"), [("H01", 30), ("H08", 30)])
+def test_pairs_of_rules_whose_order_matters(worlds, late, order):
+    # H01 fills a line's cost before H02 computes its amount; H08 marks stock low before H09 marks it out
+    a = worlds["A"]
+    swapped = [parse_rule({**r.to_dict(), "order": order}, a.schema) if r.id == late else r for r in a.rules]
+    true_engine, swapped_engine = Engine(a.schema, a.rules), Engine(a.schema, swapped)
+    initial = a.initial_state()
+    assert any(true_engine.run(initial, t).effects != swapped_engine.run(initial, t).effects for t in a.tests)
