@@ -458,9 +458,20 @@ def deleted_rule_tests(world_before: World, candidates: list[Action], rule_id: s
     return out[:n]
 
 
+def _tidy(value: Any) -> Any:
+    """Whole floats as ints (``640`` rather than ``640.0``): the same number to the engine, easier to read."""
+    if isinstance(value, dict):
+        return {k: _tidy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_tidy(v) for v in value]
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
 def dump_world(data: dict[str, Any]) -> str:
-    """A world as YAML text (key order kept)."""
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=200)
+    """A world as YAML text (key order kept, whole numbers without a decimal point)."""
+    return yaml.safe_dump(_tidy(data), sort_keys=False, allow_unicode=True, width=200)
 
 
 def parse_shifted(raw: dict[str, Any], files: dict[str, str], name: str) -> World:

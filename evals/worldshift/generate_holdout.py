@@ -310,7 +310,7 @@ def _number_values(table: str, field: str, cur: Any, limits: set[float], rng: ra
         values.add(0)
     if field == "rating":
         values |= {1.5, 3.5, 4.5}
-    return sorted(v for v in values if v != base and v >= 0 and not (field == "quantity" and v == 0))
+    return sorted(int(v) if v == int(v) else v for v in values if v != base and v >= 0 and not (field == "quantity" and v == 0))
 
 
 def _insert_values(table: str, state: Any, rng: random.Random, k: int) -> dict[str, Any]:
