@@ -42,6 +42,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     r.add_argument("--full", action="store_true", help="all users (slow: hours on a CPU)")
     r.add_argument("--eval-limit", type=int, default=None, help="max evaluation samples per period")
     r.add_argument("--seed", type=int, default=0)
+    r.add_argument("--value-lr", type=float, default=5e-3, help="learning rate of the memory values (LION)")
+    r.add_argument("--consolidation-weight", type=float, default=0.5, help="weight of the consolidation loss (LION)")
+    r.add_argument("--consolidation-pool", choices=["last", "mean"], default="last",
+                   help="what the consolidation head reads: the most recent item's tokens, or all tokens")
     r.add_argument("--threads", type=int, default=1, help="torch threads")
     r.add_argument("--data-dir", default=None, help="folder of the recsys files (default ../shared/data/recsys)")
     r.add_argument("--json", dest="json_path", default=None, help="write settings and results here")
@@ -68,6 +72,9 @@ def _run(args: argparse.Namespace) -> int:
             limit_users=limit,
             eval_limit=args.eval_limit,
             seed=args.seed,
+            value_lr=args.value_lr,
+            consolidation_weight=args.consolidation_weight,
+            consolidation_pool=args.consolidation_pool,
             threads=args.threads,
             data_dir=args.data_dir,
         )

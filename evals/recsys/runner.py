@@ -72,6 +72,7 @@ class RunSettings(BaseModel):
     memory_heads: int = 4
     topk: int = 8
     consolidation_weight: float = 0.5
+    consolidation_pool: Literal["last", "mean"] = "last"
     lr: float = 1e-3
     value_lr: float = 5e-3
     sid_levels: int = 3
@@ -174,6 +175,7 @@ def build_model(method: str, settings: RunSettings, sids: SemanticIds) -> Genera
         memory=memory,
         long_query=method != "lion-no-long-query",
         consolidation_weight=0.0 if method == "lion-no-consolidation" else settings.consolidation_weight,
+        consolidation_pool=settings.consolidation_pool,
         lr=settings.lr,
         value_lr=settings.value_lr,
     )

@@ -57,6 +57,7 @@ class RecConfig:
     memory: PKMConfig | None = None  # None: the TIGER baseline
     long_query: bool = True
     consolidation_weight: float = 0.5
+    consolidation_pool: str = "last"  # "last": the most recent item's tokens; "mean": all tokens
     lr: float = 1e-3
     value_lr: float = 5e-3
     grad_clip: float = 1.0
@@ -67,6 +68,8 @@ class RecConfig:
             raise ConfigError("the memory layer sits between encoder blocks: need encoder_layers >= 2")
         if self.memory is not None and self.memory.dim != self.d_model:
             raise ConfigError(f"memory dim {self.memory.dim} != d_model {self.d_model}")
+        if self.consolidation_pool not in ("last", "mean"):
+            raise ConfigError(f"consolidation_pool must be 'last' or 'mean', got {self.consolidation_pool!r}")
         if self.d_model % self.n_heads:
             raise ConfigError(f"d_model {self.d_model} is not divisible by n_heads {self.n_heads}")
 
@@ -219,8 +222,13 @@ class GenerativeRecommender(nn.Module):
                 h = h + self.memory.dropout(read.output)
             else:
                 h = self.memory(h, q_in)
-            keep = (~pad).unsqueeze(-1).to(h.dtype)
-            pooled = (h * keep).sum(1) / keep.sum(1).clamp_min(1.0)
+            if self.config.consolidation_pool == "last":
+                # histories are right-aligned: the last ``depth`` tokens are the most recent item,
+                # the one whose successor the memory has to recall for this user
+                pooled = h[:, -self.depth :].mean(1)
+            else:
+                keep = (~pad).unsqueeze(-1).to(h.dtype)
+                pooled = (h * keep).sum(1) / keep.sum(1).clamp_min(1.0)
         for layer in self.upper:
             h = layer(h, src_key_padding_mask=pad)
         return self.enc_norm(h), pad, pooled
