@@ -16,7 +16,7 @@ from memkit.errors import WriteError
 from memkit.rules import Action
 from memkit.rules.model import Evidence, RuleModel
 
-from agents.cda.induction import Inducer
+from agents.cda.induction import Inducer, induce_until_stable
 from agents.cda.policy import SystematicPolicy
 from agents.cda.session import DiscoveryPolicy, DiscoveryReport, DiscoverySession, Observation
 
@@ -155,17 +155,8 @@ def final_audit(session: DiscoverySession) -> None:
     session.scratch["final_audit_done"] = True
     if not session.audit:
         return
-    inducer = Inducer(session.platform.schema())
-    for _ in range(2):
-        result = inducer.run(session.model, session.observations, session.world)
-        for rid in result.retired:
-            session.note(f"audit retired {rid}")
-        for rid in result.revised:
-            session.note(f"audit revised {rid}")
-        if result.edits == 0:
-            break
-    for rid in inducer.prune_redundant(session.model, session.observations, session.world):
-        session.note(f"audit retired {rid} (redundant)")
+    induce_until_stable(Inducer(session.platform.schema()), session.model, session.observations, session.world,
+                        session.note, passes=2, label="audit ")
 
 
 def _sync_definitions(session: DiscoverySession) -> None:

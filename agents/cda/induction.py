@@ -29,7 +29,7 @@ from agents.cda.hypotheses import condition_literals, find_value, learn_dnf, pat
 from agents.cda.session import Observation
 from agents.cda.slots import Slot, effects_in_slot, slot_of_rule, slots_of_effects
 
-__all__ = ["Inducer", "InductionResult", "LearnedSlot"]
+__all__ = ["Inducer", "InductionResult", "LearnedSlot", "induce_until_stable"]
 
 
 @dataclass
@@ -700,3 +700,42 @@ def _slot_text(slot: Slot) -> str:
 def normalize_value(v: Any) -> Any:
     """Exposed for tests: the canonical form used when comparing values."""
     return normalize(v)
+
+
+def induce_until_stable(
+    inducer: Inducer,
+    model: RuleModel,
+    observations: Sequence[Observation],
+    world: str,
+    note: Callable[[str], None],
+    *,
+    passes: int = 3,
+    prune: bool = True,
+    label: str = "",
+) -> int:
+    """Induction passes until nothing changes (at most ``passes``), then pruning of redundant rules.
+
+    Every edit is written to ``note``; returns the number of edits.
+    """
+    total = 0
+    for _ in range(passes):
+        try:
+            result = inducer.run(model, observations, world)
+        except MemkitError as exc:  # a learned rule the engine refuses is a learner bug: keep going, but say so
+            note(f"{label}induction error: {exc}")
+            break
+        total += result.edits
+        for rid in result.added:
+            note(f"{label}added {rid}: {model.get(rid).text}")
+        for rid in result.revised:
+            note(f"{label}revised {rid}: {model.get(rid).text}")
+        for rid in result.retired:
+            note(f"{label}retired {rid}")
+        if result.edits == 0:
+            break
+    if prune:
+        pruned = inducer.prune_redundant(model, observations, world)
+        for rid in pruned:
+            note(f"{label}retired {rid} (redundant)")
+        total += len(pruned)
+    return total

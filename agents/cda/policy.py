@@ -17,7 +17,7 @@ from memkit.rules import Action, parse_rule
 
 from agents.cda.experiments import bisect_pairs, generalise, sweep
 from agents.cda.hypotheses import nice_between
-from agents.cda.induction import Inducer
+from agents.cda.induction import Inducer, induce_until_stable
 from agents.cda.session import DiscoverySession, Observation
 from agents.cda.slots import slot_of_rule, slots_of_effects
 
@@ -238,25 +238,9 @@ class SystematicPolicy:
         world = session.world
         may_edit = (lambda rid: True) if session.audit else (lambda rid: session.model.get(rid).origin_world == world)
         inducer = Inducer(session.platform.schema(), may_edit=may_edit)
-        total = 0
-        for _ in range(3):
-            try:
-                result = inducer.run(session.model, session.observations, world)
-            except MemkitError as exc:  # a learned rule the engine refuses is a learner bug; keep going, but say so
-                session.note(f"induction error: {exc}")
-                break
-            total += result.edits
-            for rid in result.added:
-                session.note(f"added {rid}: {session.model.get(rid).text}")
-            for rid in result.revised:
-                session.note(f"revised {rid}: {session.model.get(rid).text}")
-            for rid in result.retired:
-                session.note(f"retired {rid}")
-            if result.edits == 0:
-                break
-        if total:
-            pruned = inducer.prune_redundant(session.model, session.observations, world)
-            for rid in pruned:
-                session.note(f"retired {rid} (redundant)")
-            total += len(pruned)
+        # pruning only after something changed: a quiet round costs no engine runs
+        before = len(session.model.history)
+        total = induce_until_stable(inducer, session.model, session.observations, world, session.note, prune=False)
+        if len(session.model.history) > before:
+            total += induce_until_stable(inducer, session.model, session.observations, world, session.note, passes=0)
         return total
