@@ -115,6 +115,12 @@ def value_candidates(
         if all_same and const is not None:
             yield const
     else:
+        if all_same and const is not None and len(targets) == 1 and is_number(targets[0]):
+            # one number seen once: a value looked up through a reference explains it as well as
+            # the constant, and generalises (a price taken from the catalog item)
+            for src, ty, _ in atoms:
+                if src.count(".") >= 2 and ty == "number":
+                    yield src
         if all_same and const is not None:
             yield const
         for src, _, _ in all_atoms:

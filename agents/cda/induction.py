@@ -702,6 +702,51 @@ def normalize_value(v: Any) -> Any:
     return normalize(v)
 
 
+def _fields_read(rule: dict[str, Any]) -> set[str]:
+    import re
+
+    text = " ".join([rule.get("condition", "") or ""] + [str(v) for a in rule["actions"] for v in a.get("set", {}).values()])
+    return set(re.findall(r"current\.([A-Za-z_]\w*)", text)) | set(re.findall(r"changed\(([A-Za-z_]\w*)\)", text))
+
+
+def order_before_rules(model: RuleModel, may_edit: Callable[[str], bool], note: Callable[[str], None]) -> int:
+    """Give before rules on one trigger an order so a rule runs after the rules that set what it reads.
+
+    Learned rules all start at order 100; when one derives a field another reads
+    (a price looked up, then a total computed from it), the order matters.
+    """
+    edits = 0
+    groups: dict[tuple[str, str], list[Any]] = {}
+    for lr in model.active():
+        if lr.rule.get("when") == "before":
+            for e in lr.rule["events"]:
+                groups.setdefault((lr.rule["table"], e), []).append(lr)
+    for rules in groups.values():
+        if len(rules) < 2:
+            continue
+        sets = {lr.id: {f for a in lr.rule["actions"] for f in a.get("set", {})} for lr in rules}
+        reads = {lr.id: _fields_read(lr.rule) for lr in rules}
+        depth: dict[str, int] = {}
+
+        def level(rid: str, seen: frozenset[str] = frozenset()) -> int:
+            if rid in depth:
+                return depth[rid]
+            deps = [o for o in sets if o != rid and o not in seen and sets[o] & (reads[rid] - sets[rid])]
+            depth[rid] = 1 + max((level(o, seen | {rid}) for o in deps), default=0)
+            return depth[rid]
+
+        for lr in rules:
+            want = 90 + 10 * level(lr.id)
+            if lr.rule.get("order", 100) != want and may_edit(lr.id):
+                try:
+                    model.revise(lr.id, {**lr.rule, "order": want}, reason=f"runs after the rules that set what it reads (order {want})")
+                except MemkitError:
+                    continue
+                note(f"ordered {lr.id}: {want}")
+                edits += 1
+    return edits
+
+
 def induce_until_stable(
     inducer: Inducer,
     model: RuleModel,
@@ -733,6 +778,7 @@ def induce_until_stable(
             note(f"{label}retired {rid}")
         if result.edits == 0:
             break
+    total += order_before_rules(model, inducer.may_edit, note)
     if prune:
         pruned = inducer.prune_redundant(model, observations, world)
         for rid in pruned:
