@@ -81,6 +81,8 @@ class SentenceTransformerEmbedder:
         batch_size: texts per forward pass.
         device: torch device; default CPU (the project pins the CPU build).
         cache_size: most texts whose vectors are kept in memory (least recently used go first).
+        num_threads: torch intra-op threads, set when the model loads (process-wide); ``None``
+            keeps torch's default. On a busy machine 1 is much faster than oversubscribing cores.
     """
 
     def __init__(
@@ -90,15 +92,17 @@ class SentenceTransformerEmbedder:
         batch_size: int = 64,
         device: str = "cpu",
         cache_size: int = 200_000,
+        num_threads: int | None = None,
     ) -> None:
         self.model_path = Path(model) if model is not None else default_model_path()
         self.batch_size = batch_size
         self.device = device
         self.cache_size = cache_size
+        self.num_threads = num_threads
         self._model: Any = None
         self._dim: int | None = None
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
         self.encoded = 0  # texts actually run through the model (cache misses)
 
     def _load(self) -> Any:
@@ -109,6 +113,11 @@ class SentenceTransformerEmbedder:
                 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
                 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
                 from sentence_transformers import SentenceTransformer
+
+                if self.num_threads is not None:
+                    import torch
+
+                    torch.set_num_threads(self.num_threads)
 
                 try:
                     self._model = SentenceTransformer(str(self.model_path), device=self.device)
@@ -133,7 +142,8 @@ class SentenceTransformerEmbedder:
         texts = list(texts)
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
+        with self._lock:
+            missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
         if missing:
             model = self._load()
             vectors = model.encode(
@@ -144,15 +154,22 @@ class SentenceTransformerEmbedder:
                 show_progress_bar=False,
             )
             vectors = normalize_rows(vectors)
-            self.encoded += len(missing)
-            for text, vector in zip(missing, vectors, strict=True):
-                self._cache[text] = vector
+            fresh = dict(zip(missing, vectors, strict=True))
+        else:
+            fresh = {}
         out = np.empty((len(texts), self.dim), dtype=np.float32)
-        for i, text in enumerate(texts):
-            out[i] = self._cache[text]
-            self._cache.move_to_end(text)
-        while len(self._cache) > self.cache_size:
-            self._cache.popitem(last=False)
+        # Threads (parallel specialists) share the cache: mutate it under the lock.
+        with self._lock:
+            self.encoded += len(fresh)
+            self._cache.update(fresh)
+            for i, text in enumerate(texts):
+                vector = fresh.get(text)
+                if vector is None:
+                    vector = self._cache[text]
+                    self._cache.move_to_end(text)
+                out[i] = vector
+            while len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
         return out
 
     def clear_cache(self) -> None:

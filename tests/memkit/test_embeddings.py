@@ -13,7 +13,7 @@ from memkit.errors import ConfigError
 
 @pytest.fixture(scope="session")
 def st_embedder() -> SentenceTransformerEmbedder:
-    return SentenceTransformerEmbedder()
+    return SentenceTransformerEmbedder(num_threads=1)
 
 
 def test_hashing_embedder_is_an_embedder() -> None:
