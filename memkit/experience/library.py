@@ -54,6 +54,8 @@ class ExperienceLibrary:
         embedder: turns texts into unit vectors (``memkit.embeddings``).
         merge_policy: decides merge vs discard for near-duplicates; default needs no model.
         novelty_threshold: cosine similarity at or above which an entry counts as a near-duplicate.
+        namespace: entries added without a namespace get ``(*namespace, tier)``, which is where
+            the LangGraph store adapter (``stores.langgraph_store``) shows them.
     """
 
     def __init__(
@@ -63,6 +65,7 @@ class ExperienceLibrary:
         *,
         merge_policy: MergePolicy | None = None,
         novelty_threshold: float = DEFAULT_NOVELTY_THRESHOLD,
+        namespace: Sequence[str] = ("experience",),
     ) -> None:
         if not -1.0 <= novelty_threshold <= 1.0:
             raise ConfigError(f"novelty_threshold must be a cosine in [-1, 1], got {novelty_threshold}")
@@ -70,6 +73,7 @@ class ExperienceLibrary:
         self.embedder = embedder
         self.merge_policy: MergePolicy = merge_policy or DefaultMergePolicy()
         self.novelty_threshold = novelty_threshold
+        self.namespace = tuple(namespace)
         # Writers exclude each other (merge is read-modify-write); readers do not wait.
         self._write_lock = threading.RLock()
 
@@ -77,12 +81,16 @@ class ExperienceLibrary:
 
     def add(self, entries: Sequence[ExperienceEntry] | ExperienceEntry) -> list[AddResult]:
         """Add entries through the merge policy; returns one :class:`AddResult` per entry, in order."""
-        batch = [entries] if isinstance(entries, ExperienceEntry) else list(entries)
+        batch = self._placed(entries)
         if not batch:
             return []
         vectors = self.embedder.embed([e.text for e in batch])
         with self._write_lock:
             return self._add_locked(batch, vectors)
+
+    def _placed(self, entries: Sequence[ExperienceEntry] | ExperienceEntry) -> list[ExperienceEntry]:
+        batch = [entries] if isinstance(entries, ExperienceEntry) else list(entries)
+        return [e if e.namespace else e.model_copy(update={"namespace": [*self.namespace, e.tier]}) for e in batch]
 
     def _add_locked(self, batch: list[ExperienceEntry], vectors: np.ndarray) -> list[AddResult]:
         # Nearest stored neighbour of every new entry, one backend query per (tier, polarity) group.
@@ -144,7 +152,7 @@ class ExperienceLibrary:
 
     def put(self, entries: Sequence[ExperienceEntry] | ExperienceEntry) -> None:
         """Insert or replace entries by id exactly as given: no merging (import, adapters, repairs)."""
-        batch = [entries] if isinstance(entries, ExperienceEntry) else list(entries)
+        batch = self._placed(entries)
         if not batch:
             return
         vectors = self.embedder.embed([e.text for e in batch])
