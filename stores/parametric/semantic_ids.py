@@ -33,9 +33,9 @@ def item_vectors(
 ) -> np.ndarray:
     """Item vectors (n_items + 1, dim) from co-occurrence within ``window`` positions.
 
-    Item ids are 1..n_items (row 0 is padding, left zero). Items that never
-    occur get a random vector of the typical norm, so they spread over the
-    clusters instead of piling into one code path.
+    Item ids are 1..n_items (row 0 is padding, left zero); rows have unit
+    length. Items without any co-occurrence get a random direction, so they
+    spread over the clusters instead of piling into one code path.
     """
     rows: list[int] = []
     cols: list[int] = []
@@ -76,13 +76,13 @@ def item_vectors(
         seen[r[keep]] = True
     seen[0] = False
     vectors[~seen] = 0.0  # numerical noise of the SVD on rows without any co-occurrence
-    norms = np.linalg.norm(vectors, axis=1)
-    typical = float(np.median(norms[seen])) if seen.any() else 1.0
     unseen = np.flatnonzero(~seen)
     unseen = unseen[unseen > 0]
     if len(unseen):
-        noise = rng.standard_normal((len(unseen), dim)).astype(np.float32)
-        vectors[unseen] = noise / np.linalg.norm(noise, axis=1, keepdims=True) * typical
+        vectors[unseen] = rng.standard_normal((len(unseen), dim)).astype(np.float32)
+    # unit length: most items of a sparse co-occurrence matrix have tiny projections on the top
+    # singular vectors; by norm they would all fall into one cluster, by direction they spread
+    vectors[1:] /= np.maximum(np.linalg.norm(vectors[1:], axis=1, keepdims=True), 1e-12)
     return vectors
 
 
