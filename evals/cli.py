@@ -22,6 +22,7 @@ __all__ = ["main", "build_parser", "COMMAND_MODULES"]
 # pay for torch or chromadb imports.
 COMMAND_MODULES: dict[str, str] = {
     "worldshift": "evals.worldshift.cli",
+    "emr": "evals.medqa.cli",
     "lion": "evals.recsys.cli",
     "objectives": "evals.objectives.cli",
 }
