@@ -78,9 +78,11 @@ def _run(args: argparse.Namespace) -> int:
     )
     chat = None
     if args.model != "knn":
+        import os
+
         from memkit.llm import OpenAIChat
 
-        chat = OpenAIChat.from_env(model=args.model)
+        chat = OpenAIChat.from_env({**os.environ, "MEMKIT_LLM_MODEL": args.model})
     console = Console()
     embedder = SentenceTransformerEmbedder(num_threads=args.threads)
     with Progress(
