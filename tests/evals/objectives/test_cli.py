@@ -9,8 +9,10 @@ import pytest
 from evals.cli import main
 from evals.objectives.cli import EXPERIMENTS
 from evals.objectives.common import ci95, fmt_ci
+from evals.objectives.match_exp import DEFAULT_DATA_DIR
 
 
+@pytest.mark.skipif(not DEFAULT_DATA_DIR.is_dir(), reason="shared BFCL data not present beside this checkout")
 def test_quick_match_run_prints_a_table_and_writes_json_and_plot(tmp_path, capsys):
     out_json, out_png = tmp_path / "r.json", tmp_path / "r.png"
     code = main(["objectives", "run", "match", "--quick", "--seeds", "1", "--json", str(out_json), "--plot", str(out_png)])
