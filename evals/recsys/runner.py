@@ -74,7 +74,7 @@ class RunSettings(BaseModel):
     consolidation_weight: float = 0.5
     consolidation_pool: Literal["last", "mean"] = "last"
     lr: float = 1e-3
-    value_lr: float = 5e-3
+    value_lr: float = 2e-2
     sid_levels: int = 3
     sid_codebook: int = 32
     item_dim: int = 32

@@ -59,7 +59,7 @@ class RecConfig:
     consolidation_weight: float = 0.5
     consolidation_pool: str = "last"  # "last": the most recent item's tokens; "mean": all tokens
     lr: float = 1e-3
-    value_lr: float = 5e-3
+    value_lr: float = 2e-2
     grad_clip: float = 1.0
     extra: dict[str, Any] = field(default_factory=dict)
 
