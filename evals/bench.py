@@ -18,6 +18,7 @@ from pathlib import Path
 __all__ = ["BENCH_MODULES", "main"]
 
 BENCH_MODULES: dict[str, str] = {
+    "emr": "evals.medqa.bench",
     "worldshift": "evals.worldshift.bench",
     "lion": "evals.recsys.bench",
 }

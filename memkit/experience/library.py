@@ -219,33 +219,44 @@ class ExperienceLibrary:
         the nearest entries of its tier when fewer than ``k`` are linked.
         ``where`` filters every tier (its ``tiers`` field is ignored).
         """
+        vectors = self.embedder.embed(list(queries))
+        return [
+            self.retrieve_by_vector(vec, k=k, where=where, query=query)
+            for query, vec in zip(queries, vectors, strict=True)
+        ]
+
+    def retrieve_by_vector(
+        self,
+        vector: np.ndarray,
+        *,
+        k: int | Mapping[Tier, int] | None = None,
+        where: EntryFilter | None = None,
+        query: str = "",
+    ) -> RetrievalBundle:
+        """Hierarchical retrieval from an already embedded query (a unit vector of the library's dim)."""
         ks = self._ks(k)
         base = where or EntryFilter()
-        vectors = self.embedder.embed(list(queries))
-        bundles: list[RetrievalBundle] = []
-        for query, vec in zip(queries, vectors, strict=True):
-            q = vec[None, :]
-            bundle = RetrievalBundle(query=query)
-            parents: list[str] = []
-            for tier in TIERS:
-                want = ks[tier]
-                if want <= 0:
-                    parents = []
-                    continue
-                chosen: list[ScoredEntry] = []
-                if parents:
-                    linked = self.backend.query(q, want, base.also(tiers=(tier,), links_any=tuple(parents)))[0]
-                    chosen = [ScoredEntry(entry=e, score=s, via="link") for e, s in linked]
-                if len(chosen) < want:
-                    seen = {c.entry.id for c in chosen}
-                    extra = self.backend.query(q, want + len(seen), base.also(tiers=(tier,), links_any=None))[0]
-                    for e, s in extra:
-                        if e.id not in seen and len(chosen) < want:
-                            chosen.append(ScoredEntry(entry=e, score=s, via="nearest"))
-                bundle.tier(tier).extend(chosen)
-                parents = [c.entry.id for c in chosen]
-            bundles.append(bundle)
-        return bundles
+        q = np.asarray(vector, dtype=np.float32).reshape(1, -1)
+        bundle = RetrievalBundle(query=query)
+        parents: list[str] = []
+        for tier in TIERS:
+            want = ks[tier]
+            if want <= 0:
+                parents = []
+                continue
+            chosen: list[ScoredEntry] = []
+            if parents:
+                linked = self.backend.query(q, want, base.also(tiers=(tier,), links_any=tuple(parents)))[0]
+                chosen = [ScoredEntry(entry=e, score=s, via="link") for e, s in linked]
+            if len(chosen) < want:
+                seen = {c.entry.id for c in chosen}
+                extra = self.backend.query(q, want + len(seen), base.also(tiers=(tier,), links_any=None))[0]
+                for e, s in extra:
+                    if e.id not in seen and len(chosen) < want:
+                        chosen.append(ScoredEntry(entry=e, score=s, via="nearest"))
+            bundle.tier(tier).extend(chosen)
+            parents = [c.entry.id for c in chosen]
+        return bundle
 
     @staticmethod
     def _ks(k: int | Mapping[Tier, int] | None) -> dict[Tier, int]:

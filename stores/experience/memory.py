@@ -1,10 +1,11 @@
 """The in-memory experience backend: the executable spec every other backend must match.
 
-Vectors sit in one float32 matrix that grows by doubling; deleted rows are
-tombstoned and compacted when they pass half the matrix. A query is one
-matrix-vector product over every row; the tier and polarity filters are
-vectorised, the rest of an :class:`EntryFilter` is checked on candidates in
-score order, so a selective filter costs only what it rejects.
+Entries live in one segment per tier (a float32 matrix growing by doubling,
+rows tombstoned on delete and compacted when half dead), so a tier-filtered
+query only multiplies that tier's rows. Specialties and links have inverted
+indexes (value -> rows): a ``links_any`` query (the hierarchical step of
+retrieval) scores only the linked rows. The rest of an
+:class:`EntryFilter` is checked on candidates in score order.
 """
 
 from __future__ import annotations
@@ -14,13 +15,47 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from memkit.errors import ConfigError, NotFoundError
-from memkit.experience import POLARITIES, TIERS, EntryFilter, ExperienceEntry
+from memkit.errors import ConfigError, NotFoundError, StoreError
+from memkit.experience import TIERS, EntryFilter, ExperienceEntry, Tier
 
 __all__ = ["InMemoryBackend"]
 
-_TIER_CODE = {t: i for i, t in enumerate(TIERS)}
-_POL_CODE = {p: i for i, p in enumerate(POLARITIES)}
+
+class _Segment:
+    """The rows of one tier: vectors, ids, liveness, polarity, and inverted indexes."""
+
+    def __init__(self, dim: int) -> None:
+        self.matrix = np.zeros((16, dim), dtype=np.float32)
+        self.alive = np.zeros(16, dtype=bool)
+        self.warning = np.zeros(16, dtype=bool)
+        self.ids: list[str | None] = []
+        self.n = 0
+        self.live = 0
+        self.by_link: dict[str, set[int]] = {}
+        self.by_spec: dict[str, set[int]] = {}
+
+    def grow(self, need: int) -> None:
+        cap = len(self.alive)
+        if need <= cap:
+            return
+        new_cap = max(need, cap * 2)
+        for name in ("matrix", "alive", "warning"):
+            old = getattr(self, name)
+            grown = np.zeros((new_cap, *old.shape[1:]), dtype=old.dtype)
+            grown[: self.n] = old[: self.n]
+            setattr(self, name, grown)
+
+    def index(self, row: int, entry: ExperienceEntry) -> None:
+        for link in entry.links:
+            self.by_link.setdefault(link, set()).add(row)
+        for spec in entry.specialties:
+            self.by_spec.setdefault(spec, set()).add(row)
+
+    def unindex(self, row: int, entry: ExperienceEntry) -> None:
+        for link in entry.links:
+            self.by_link.get(link, set()).discard(row)
+        for spec in entry.specialties:
+            self.by_spec.get(spec, set()).discard(row)
 
 
 class InMemoryBackend:
@@ -28,13 +63,8 @@ class InMemoryBackend:
 
     def __init__(self) -> None:
         self._entries: dict[str, ExperienceEntry] = {}
-        self._row: dict[str, int] = {}
-        self._ids: list[str | None] = []
-        self._matrix = np.zeros((0, 0), dtype=np.float32)
-        self._tier = np.zeros(0, dtype=np.int8)
-        self._pol = np.zeros(0, dtype=np.int8)
-        self._alive = np.zeros(0, dtype=bool)
-        self._n = 0  # rows in use (alive or tombstoned)
+        self._where: dict[str, tuple[Tier, int]] = {}  # id -> (tier, row)
+        self._segments: dict[Tier, _Segment] = {}
         self._dim: int | None = None
         self._lock = threading.RLock()
         self._closed = False
@@ -50,63 +80,67 @@ class InMemoryBackend:
         with self._lock:
             if self._dim is None:
                 self._dim = int(vectors.shape[1])
-                self._matrix = np.zeros((max(16, len(entries)), self._dim), dtype=np.float32)
-                self._tier = np.zeros(self._matrix.shape[0], dtype=np.int8)
-                self._pol = np.zeros(self._matrix.shape[0], dtype=np.int8)
-                self._alive = np.zeros(self._matrix.shape[0], dtype=bool)
+                self._segments = {t: _Segment(self._dim) for t in TIERS}
             if vectors.shape[1] != self._dim:
                 raise ConfigError(f"vector dimension {vectors.shape[1]} does not match the library's {self._dim}")
-            self._grow(self._n + len(entries))
             for entry, vector in zip(entries, vectors, strict=True):
-                row = self._row.get(entry.id)
-                if row is None:
-                    row = self._n
-                    self._n += 1
-                    self._row[entry.id] = row
-                    self._ids.append(entry.id)
-                self._matrix[row] = vector
-                self._tier[row] = _TIER_CODE[entry.tier]
-                self._pol[row] = _POL_CODE[entry.polarity]
-                self._alive[row] = True
+                place = self._where.get(entry.id)
+                if place is not None and place[0] != entry.tier:
+                    self._remove(entry.id)  # a tier change moves the entry to another segment
+                    place = None
+                seg = self._segments[entry.tier]
+                if place is None:
+                    seg.grow(seg.n + 1)
+                    row = seg.n
+                    seg.n += 1
+                    seg.live += 1
+                    seg.ids.append(entry.id)
+                else:
+                    row = place[1]
+                    seg.unindex(row, self._entries[entry.id])
+                seg.matrix[row] = vector
+                seg.alive[row] = True
+                seg.warning[row] = entry.polarity == "warning"
+                seg.index(row, entry)
+                self._where[entry.id] = (entry.tier, row)
                 self._entries[entry.id] = entry.model_copy(deep=True)
 
-    def _grow(self, need: int) -> None:
-        cap = self._matrix.shape[0]
-        if need <= cap:
-            return
-        new_cap = max(need, cap * 2)
-        for name in ("_matrix", "_tier", "_pol", "_alive"):
-            old = getattr(self, name)
-            grown = np.zeros((new_cap, *old.shape[1:]), dtype=old.dtype)
-            grown[: self._n] = old[: self._n]
-            setattr(self, name, grown)
+    def _remove(self, entry_id: str) -> None:
+        tier, row = self._where.pop(entry_id)
+        seg = self._segments[tier]
+        seg.unindex(row, self._entries.pop(entry_id))
+        seg.alive[row] = False
+        seg.ids[row] = None
+        seg.live -= 1
+        if seg.n > 64 and seg.live < seg.n // 2:
+            self._compact(tier)
+
+    def _compact(self, tier: Tier) -> None:
+        seg = self._segments[tier]
+        keep = np.flatnonzero(seg.alive[: seg.n])
+        fresh = _Segment(seg.matrix.shape[1])
+        fresh.grow(max(16, len(keep)))
+        fresh.matrix[: len(keep)] = seg.matrix[keep]
+        fresh.alive[: len(keep)] = True
+        fresh.warning[: len(keep)] = seg.warning[keep]
+        fresh.ids = [seg.ids[i] for i in keep]
+        fresh.n = fresh.live = len(keep)
+        for row, entry_id in enumerate(fresh.ids):
+            assert entry_id is not None
+            fresh.index(row, self._entries[entry_id])
+            self._where[entry_id] = (tier, row)
+        self._segments[tier] = fresh
 
     def delete(self, ids: Sequence[str]) -> int:
-        """Tombstone the rows of these ids; returns how many existed."""
+        """Delete these ids; returns how many existed."""
         self._check_open()
         removed = 0
         with self._lock:
             for entry_id in dict.fromkeys(ids):
-                row = self._row.pop(entry_id, None)
-                if row is None:
-                    continue
-                removed += 1
-                self._alive[row] = False
-                self._ids[row] = None
-                del self._entries[entry_id]
-            if self._n and self._n - len(self._row) > self._n // 2:
-                self._compact()
+                if entry_id in self._where:
+                    self._remove(entry_id)
+                    removed += 1
         return removed
-
-    def _compact(self) -> None:
-        keep = np.flatnonzero(self._alive[: self._n])
-        for name in ("_matrix", "_tier", "_pol", "_alive"):
-            arr = getattr(self, name)
-            arr[: len(keep)] = arr[keep]
-            arr[len(keep) : self._n] = 0
-        self._ids = [self._ids[i] for i in keep]
-        self._row = {entry_id: i for i, entry_id in enumerate(self._ids) if entry_id is not None}
-        self._n = len(keep)
 
     # ---- reads --------------------------------------------------------------------------
 
@@ -120,10 +154,26 @@ class InMemoryBackend:
         """Stored vectors of these ids."""
         self._check_open()
         with self._lock:
-            missing = [i for i in ids if i not in self._row]
+            missing = [i for i in ids if i not in self._where]
             if missing:
                 raise NotFoundError(f"no experience entry with id {missing[0]!r}")
-            return self._matrix[[self._row[i] for i in ids]].copy()
+            rows = [self._segments[t].matrix[r] for t, r in (self._where[i] for i in ids)]
+            return np.stack(rows).copy() if rows else np.zeros((0, self._dim or 0), dtype=np.float32)
+
+    def _candidates(self, seg: _Segment, where: EntryFilter | None) -> np.ndarray | None:
+        """Rows allowed by the indexed parts of ``where`` (``None``: every row)."""
+        rows: set[int] | None = None
+        if where is not None:
+            for values, index in ((where.links_any, seg.by_link), (where.specialties_any, seg.by_spec)):
+                if values is None:
+                    continue
+                hit: set[int] = set()
+                for value in values:
+                    hit |= index.get(value, set())
+                rows = hit if rows is None else rows & hit
+        if rows is None:
+            return None
+        return np.fromiter(sorted(rows), dtype=np.int64, count=len(rows))
 
     def query(
         self, vectors: np.ndarray, k: int, where: EntryFilter | None = None
@@ -134,39 +184,48 @@ class InMemoryBackend:
         if vectors.ndim == 1:
             vectors = vectors[None, :]
         with self._lock:
-            if k <= 0 or self._n == 0 or not self._row:
+            if k <= 0 or not self._entries:
                 return [[] for _ in range(len(vectors))]
             if vectors.shape[1] != self._dim:
                 raise ConfigError(f"query dimension {vectors.shape[1]} does not match the library's {self._dim}")
-            mask = self._alive[: self._n].copy()
-            if where is not None and where.tiers is not None:
-                mask &= np.isin(self._tier[: self._n], [_TIER_CODE[t] for t in where.tiers])
-            if where is not None and where.polarity is not None:
-                mask &= self._pol[: self._n] == _POL_CODE[where.polarity]
-            # Whatever the vectorised part cannot decide is checked entry by entry.
-            rest = where is not None and any(
-                v is not None for v in (where.specialties_any, where.links_any, where.namespace_prefix)
-            )
-            scores_all = vectors @ self._matrix[: self._n].T  # (m, n)
+            tiers = where.tiers if where is not None and where.tiers is not None else TIERS
+            # Per segment: (segment, rows considered or None for all, scores (m, rows))
+            pools = []
+            for tier in tiers:
+                seg = self._segments[tier]
+                if seg.live == 0:
+                    continue
+                rows = self._candidates(seg, where)
+                if rows is not None and len(rows) == 0:
+                    continue
+                idx = np.arange(seg.n) if rows is None else rows
+                ok = seg.alive[idx]
+                if where is not None and where.polarity is not None:
+                    ok &= seg.warning[idx] == (where.polarity == "warning")
+                idx = idx[ok]
+                if len(idx) == 0:
+                    continue
+                block = seg.matrix[: seg.n] if rows is None and ok.all() else seg.matrix[idx]
+                pools.append((seg, idx, vectors @ block.T))
+            # Namespace prefixes are not indexed: check them on candidates.
+            check = where is not None and where.namespace_prefix is not None
             out: list[list[tuple[ExperienceEntry, float]]] = []
-            candidates = int(mask.sum())
-            for scores in scores_all:
-                scores = np.where(mask, scores, -np.inf)
+            for qi in range(len(vectors)):
+                ranked: list[tuple[float, str]] = []
+                for seg, idx, scores in pools:
+                    row_scores = scores[qi]
+                    take = len(idx) if check else min(k, len(idx))
+                    top = _top(row_scores, take)
+                    ranked += [(float(row_scores[j]), seg.ids[idx[j]]) for j in top]  # type: ignore[misc]
+                ranked.sort(key=lambda item: -item[0])
                 hits: list[tuple[ExperienceEntry, float]] = []
-                take = min(candidates, k if not rest else max(4 * k, 64))
-                while True:
-                    top = _top(scores, take)
-                    hits = []
-                    for row in top:
-                        entry = self._entries[self._ids[row]]  # type: ignore[index]
-                        if rest and where is not None and not where.matches(entry):
-                            continue
-                        hits.append((entry.model_copy(deep=True), float(scores[row])))
-                        if len(hits) == k:
-                            break
-                    if len(hits) == k or take >= candidates:
+                for score, entry_id in ranked:
+                    entry = self._entries[entry_id]
+                    if check and not where.matches(entry):  # type: ignore[union-attr]
+                        continue
+                    hits.append((entry.model_copy(deep=True), score))
+                    if len(hits) == k:
                         break
-                    take = min(candidates, take * 4)
                 out.append(hits)
             return out
 
@@ -194,20 +253,13 @@ class InMemoryBackend:
 
     def _check_open(self) -> None:
         if self._closed:
-            from memkit.errors import StoreError
-
             raise StoreError("the in-memory experience backend is closed")
 
 
 def _top(scores: np.ndarray, take: int) -> np.ndarray:
-    """Indices of the ``take`` highest finite scores, best first (ties by row order)."""
+    """Positions of the ``take`` highest scores, best first."""
     take = min(take, len(scores))
     if take <= 0:
         return np.zeros(0, dtype=np.int64)
-    if take < len(scores):
-        part = np.argpartition(-scores, take - 1)[:take]
-    else:
-        part = np.arange(len(scores))
-    part = part[np.isfinite(scores[part])]
-    order = np.lexsort((part, -scores[part]))
-    return part[order]
+    part = np.argpartition(-scores, take - 1)[:take] if take < len(scores) else np.arange(len(scores))
+    return part[np.argsort(-scores[part], kind="stable")]
