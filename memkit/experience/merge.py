@@ -61,13 +61,15 @@ class DefaultMergePolicy:
     """Merge or discard without a model.
 
     Discard when the new text is a near-copy (similarity at least
-    ``discard_above``) or adds no content word; otherwise merge by appending
+    ``discard_above``) or adds at most ``min_new_words - 1`` content words (a
+    rewording); otherwise merge by appending
     the new text's sentence to the existing one, unless the merged text would
     pass ``max_chars`` (then the shorter, more general, text is kept).
     """
 
-    def __init__(self, *, discard_above: float = 0.95, max_chars: int = 800) -> None:
+    def __init__(self, *, discard_above: float = 0.95, max_chars: int = 800, min_new_words: int = 2) -> None:
         self.discard_above = discard_above
+        self.min_new_words = min_new_words
         self.max_chars = max_chars
 
     def decide(self, existing: ExperienceEntry, new: ExperienceEntry, similarity: float) -> MergeDecision:
@@ -75,8 +77,8 @@ class DefaultMergePolicy:
         if similarity >= self.discard_above:
             return MergeDecision(action="discard", reason=f"near-copy (similarity {similarity:.3f})")
         extra = content_words(new.text) - content_words(existing.text)
-        if not extra:
-            return MergeDecision(action="discard", reason="adds no content word")
+        if len(extra) < self.min_new_words:
+            return MergeDecision(action="discard", reason=f"a rewording: adds {len(extra)} content word(s)")
         head = existing.text.rstrip()
         merged = f"{head}{'' if head.endswith(('.', '!', '?', ';')) else '.'} {new.text.strip()}"
         if len(merged) > self.max_chars:

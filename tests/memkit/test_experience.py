@@ -58,7 +58,9 @@ def test_default_policy_discards_copies_and_merges_additions() -> None:
     assert policy.decide(old, old.model_copy(), 0.99).action == "discard"
     same_words = ExperienceEntry(tier="pattern", text="before metformin, check renal function")
     assert policy.decide(old, same_words, 0.85).action == "discard"
-    more = ExperienceEntry(tier="pattern", text="Check renal function and lactate before metformin.")
+    reworded = ExperienceEntry(tier="pattern", text="Always check renal function before metformin.")
+    assert policy.decide(old, reworded, 0.9).action == "discard"
+    more = ExperienceEntry(tier="pattern", text="Check renal function, lactate and liver enzymes before metformin.")
     decision = policy.decide(old, more, 0.85)
     assert decision.action == "merge" and "lactate" in (decision.text or "") and "renal" in (decision.text or "")
 
