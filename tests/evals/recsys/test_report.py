@@ -1,0 +1,42 @@
+"""Aggregations of a run: averages over periods, slot overlap with its control, the bench rows."""
+
+from __future__ import annotations
+
+import pytest
+
+from memkit.parametric import SlotUsage
+from evals.recsys.report import average_over_periods
+from evals.recsys.runner import slot_overlaps
+
+
+def test_average_is_the_plain_mean_of_period_values() -> None:
+    rows = [
+        {"method": "lion", "group": "all", "period": p, "recall@10": v, "recall@20": v, "ndcg@10": v, "ndcg@20": v, "samples": 10}
+        for p, v in ((1, 0.1), (2, 0.2), (3, 0.3), (4, 0.6))
+    ]
+    (avg,) = average_over_periods(rows)
+    assert avg["recall@10"] == pytest.approx(0.3) and avg["periods"] == 4 and avg["samples"] == 40
+
+
+def test_slot_overlap_reports_groups_and_the_within_group_control() -> None:
+    usage = SlotUsage(8)
+    usage.add(("majority", 0), [0, 1])
+    usage.add(("majority", 1), [0, 1])
+    usage.add(("minority-1", 0), [6])
+    usage.add(("minority-1", 1), [7])
+    rows = {(r["a"], r["b"]): r["overlap"] for r in slot_overlaps(usage, top=4)}
+    assert rows[("majority", "minority-1")] == 0.0
+    assert rows[("majority (half 1)", "majority (half 2)")] == pytest.approx(1.0)
+    assert rows[("minority-1 (half 1)", "minority-1 (half 2)")] == 0.0
+
+
+@pytest.mark.slow
+def test_bench_reports_ratios_against_tiger() -> None:
+    from evals.recsys.bench import run
+
+    rows = run(quick=True)
+    assert {r["case"] for r in rows} == {"train step", "recommend (beam 20)"}
+    for row in rows:
+        assert row["ratio_to_tiger"] > 0
+        if row["method"] == "tiger":
+            assert row["ratio_to_tiger"] == pytest.approx(1.0)
