@@ -117,18 +117,19 @@ class ExperienceStore(BaseStore):
     # ---- batch --------------------------------------------------------------------------
 
     def batch(self, ops: Iterable[Op]) -> list[Result]:
-        """Run operations in order; puts for the same (namespace, key) in one batch: the last wins."""
+        """Answer the batch's reads, then apply its puts (the last put of a (namespace, key) wins).
+
+        This is the order LangGraph's InMemoryStore uses: a read in a batch
+        does not see a put of the same batch.
+        """
         ops = list(ops)
         results: list[Result] = [None] * len(ops)
-        # Writes first, as LangGraph's stores apply them; reads then see them.
         puts: dict[tuple[tuple[str, ...], str], PutOp] = {}
-        for op in ops:
+        for i, op in enumerate(ops):
             if isinstance(op, PutOp):
                 puts[(tuple(op.namespace), op.key)] = op
-        reads_before = [i for i, op in enumerate(ops) if not isinstance(op, PutOp)]
-        # LangGraph's InMemoryStore answers reads of a batch before applying its puts.
-        for i in reads_before:
-            results[i] = self._read(ops[i])
+            else:
+                results[i] = self._read(op)
         self._apply_puts(list(puts.values()))
         return results
 
