@@ -16,7 +16,7 @@ __all__ = ["register", "DEFAULT_USERS"]
 
 # Default subsample sizes that keep one run with all five methods under
 # 20 minutes on 2 CPU cores (--full lifts them).
-DEFAULT_USERS: dict[str, int] = {"games": 2000, "toys": 2000, "synthetic": 600}
+DEFAULT_USERS: dict[str, int] = {"games": 1500, "toys": 2000, "synthetic": 600}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
