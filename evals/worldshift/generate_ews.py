@@ -21,6 +21,8 @@ at work, D's show the deleted rule's effect gone.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import math
 import random
 import re
@@ -43,6 +45,7 @@ __all__ = [
     "build_shifts",
     "condition_fields",
     "deleted_rule_tests",
+    "generate_family",
     "dump_world",
     "generate",
     "main",
@@ -641,34 +644,51 @@ def _candidates(world: World, rng: random.Random) -> list[Action]:
     return out
 
 
+def generate_family(
+    prefix: str,
+    base: dict[str, Any],
+    shifts: dict[str, dict[str, Any]],
+    descriptions: dict[str, str],
+    candidates: Callable[[World, random.Random], list[Action]],
+    shift_rules: dict[str, str],
+    tests_per_world: int,
+    seed: int,
+) -> dict[str, str]:
+    """File name -> YAML text of a family ``<prefix>-A`` ... ``-D``: A is ``base``; B, C, D apply ``shifts``.
+
+    Tests are picked by running the true rules on candidate writes; B and C
+    focus on their changed or added rule, D prefers writes that fired the
+    deleted rule in C.
+    """
+    world_a = parse_world(base, WORLD_DIR / f"{prefix}-A.yaml")
+    base["tests"] = [t.to_dict() for t in select_tests(world_a, candidates(world_a, random.Random(seed + 1)), tests_per_world, seed + 1)]
+    files = {f"{prefix}-A.yaml": dump_world(base)}
+    prev_name, prev_world = f"{prefix}-A", world_a
+    for i, key in enumerate("BCD"):
+        name = f"{prefix}-{key}"
+        raw = {"format": "worldshift/1", "name": name, "description": descriptions[key], "extends": f"{prev_name}.yaml", "shift": shifts[key]}
+        world = parse_shifted(raw, files, name)
+        world_seed = seed + 2 + i
+        pool = candidates(world, random.Random(world_seed))
+        if key == "D":
+            prefer = deleted_rule_tests(prev_world, candidates(prev_world, random.Random(world_seed)), shift_rules["D"])
+            tests = select_tests(world, pool, tests_per_world, world_seed, prefer=prefer)
+        else:
+            tests = select_tests(world, pool, tests_per_world, world_seed, focus=shift_rules[key], previous=prev_world)
+        raw["tests"] = [t.to_dict() for t in tests]
+        files[f"{name}.yaml"] = dump_world(raw)
+        prev_name, prev_world = name, world
+    return files
+
+
 def generate() -> dict[str, str]:
     """File name -> YAML text of the four worlds."""
-    base = build_base()
-    world_a = parse_world(base, WORLD_DIR / "ews-A.yaml")
-    base["tests"] = [t.to_dict() for t in select_tests(world_a, _candidates(world_a, random.Random(SEED + 1)), TESTS_PER_WORLD, SEED + 1)]
-    files = {"ews-A.yaml": dump_world(base)}
     descriptions = {
         "B": "EnterpriseWorldShift world B: a policy change - requests above 2000 (was 5000) need approval.",
         "C": "EnterpriseWorldShift world C: an extension - escalating a request to critical asks finance for approval.",
         "D": "EnterpriseWorldShift world D: a retirement - cancelling a request no longer withdraws its pending approvals.",
     }
-    shifts = build_shifts()
-    prev_name, prev_world = "ews-A", world_a
-    for i, key in enumerate("BCD"):
-        name = f"ews-{key}"
-        raw = {"format": "worldshift/1", "name": name, "description": descriptions[key], "extends": f"{prev_name}.yaml", "shift": shifts[key]}
-        world = parse_shifted(raw, files, name)
-        seed = SEED + 2 + i
-        candidates = _candidates(world, random.Random(seed))
-        if key == "D":
-            prefer = deleted_rule_tests(prev_world, _candidates(prev_world, random.Random(seed)), SHIFT_RULES["D"])
-            tests = select_tests(world, candidates, TESTS_PER_WORLD, seed, prefer=prefer)
-        else:
-            tests = select_tests(world, candidates, TESTS_PER_WORLD, seed, focus=SHIFT_RULES[key], previous=prev_world)
-        raw["tests"] = [t.to_dict() for t in tests]
-        files[f"{name}.yaml"] = dump_world(raw)
-        prev_name, prev_world = name, world
-    return files
+    return generate_family("ews", build_base(), build_shifts(), descriptions, _candidates, SHIFT_RULES, TESTS_PER_WORLD, SEED)
 
 
 def main(argv: list[str] | None = None) -> int:

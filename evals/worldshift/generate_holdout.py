@@ -31,9 +31,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from memkit.rules import Action, World, parse_world
+from memkit.rules import Action, World
 
-from evals.worldshift.generate_ews import deleted_rule_tests, dump_world, parse_shifted, select_tests, thresholds
+from evals.worldshift.generate_ews import generate_family, thresholds
 
 __all__ = ["SHIFT_RULES", "TESTS_PER_WORLD", "WORLD_DIR", "build_base", "build_shifts", "generate", "main"]
 
@@ -384,32 +384,12 @@ def _candidates(world: World, rng: random.Random) -> list[Action]:
 
 def generate() -> dict[str, str]:
     """File name -> YAML text of the four held-out worlds."""
-    base = build_base()
-    world_a = parse_world(base, WORLD_DIR / "holdout-A.yaml")
-    base["tests"] = [t.to_dict() for t in select_tests(world_a, _candidates(world_a, random.Random(SEED + 1)), TESTS_PER_WORLD, SEED + 1)]
-    files = {"holdout-A.yaml": dump_world(base)}
     descriptions = {
         "B": f"Held-out world B: a policy change - the carrier's shipping fee rises from {FEE_PER_KG_A} to {FEE_PER_KG_B} per kg.",
         "C": "Held-out world C: an extension - stock that turns low raises a draft purchase order with the product's supplier.",
         "D": "Held-out world D: a retirement - stock that runs out no longer opens an out-of-stock alert.",
     }
-    shifts = build_shifts()
-    prev_name, prev_world = "holdout-A", world_a
-    for i, key in enumerate("BCD"):
-        name = f"holdout-{key}"
-        raw = {"format": "worldshift/1", "name": name, "description": descriptions[key], "extends": f"{prev_name}.yaml", "shift": shifts[key]}
-        world = parse_shifted(raw, files, name)
-        seed = SEED + 2 + i
-        candidates = _candidates(world, random.Random(seed))
-        if key == "D":
-            prefer = deleted_rule_tests(prev_world, _candidates(prev_world, random.Random(seed)), SHIFT_RULES["D"])
-            tests = select_tests(world, candidates, TESTS_PER_WORLD, seed, prefer=prefer)
-        else:
-            tests = select_tests(world, candidates, TESTS_PER_WORLD, seed, focus=SHIFT_RULES[key], previous=prev_world)
-        raw["tests"] = [t.to_dict() for t in tests]
-        files[f"{name}.yaml"] = dump_world(raw)
-        prev_name, prev_world = name, world
-    return files
+    return generate_family("holdout", build_base(), build_shifts(), descriptions, _candidates, SHIFT_RULES, TESTS_PER_WORLD, SEED)
 
 
 def main(argv: list[str] | None = None) -> int:
