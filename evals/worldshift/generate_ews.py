@@ -46,6 +46,7 @@ __all__ = [
     "condition_fields",
     "deleted_rule_tests",
     "generate_family",
+    "write_files",
     "dump_world",
     "generate",
     "main",
@@ -691,12 +692,17 @@ def generate() -> dict[str, str]:
     return generate_family("ews", build_base(), build_shifts(), descriptions, _candidates, SHIFT_RULES, TESTS_PER_WORLD, SEED)
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Rewrite the four world files in evals/worldshift/worlds/."""
-    for name, text in generate().items():
+def write_files(files: dict[str, str]) -> int:
+    """Write generated world files into evals/worldshift/worlds/ and say so; returns 0 (an exit code)."""
+    for name, text in files.items():
         (WORLD_DIR / name).write_text(text)
         print(f"wrote {WORLD_DIR / name}")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Rewrite the four world files in evals/worldshift/worlds/."""
+    return write_files(generate())
 
 
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ from typing import Any
 
 from memkit.rules import Action, World
 
-from evals.worldshift.generate_ews import generate_family, thresholds
+from evals.worldshift.generate_ews import generate_family, thresholds, write_files
 
 __all__ = ["SHIFT_RULES", "TESTS_PER_WORLD", "WORLD_DIR", "build_base", "build_shifts", "generate", "main"]
 
@@ -394,10 +394,7 @@ def generate() -> dict[str, str]:
 
 def main(argv: list[str] | None = None) -> int:
     """Rewrite the four held-out world files in evals/worldshift/worlds/."""
-    for name, text in generate().items():
-        (WORLD_DIR / name).write_text(text)
-        print(f"wrote {WORLD_DIR / name}")
-    return 0
+    return write_files(generate())
 
 
 if __name__ == "__main__":
