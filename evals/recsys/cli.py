@@ -46,6 +46,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     r.add_argument("--consolidation-weight", type=float, default=0.5, help="weight of the consolidation loss (LION)")
     r.add_argument("--consolidation-pool", choices=["last", "mean"], default="last",
                    help="what the consolidation head reads: the most recent item's tokens, or all tokens")
+    r.add_argument("--read-positions", choices=["last", "all"], default="last",
+                   help="where the memory is read: the most recent item's tokens, or every token (LION)")
     r.add_argument("--threads", type=int, default=1, help="torch threads")
     r.add_argument("--data-dir", default=None, help="folder of the recsys files (default ../shared/data/recsys)")
     r.add_argument("--json", dest="json_path", default=None, help="write settings and results here")
@@ -75,6 +77,7 @@ def _run(args: argparse.Namespace) -> int:
             value_lr=args.value_lr,
             consolidation_weight=args.consolidation_weight,
             consolidation_pool=args.consolidation_pool,
+            read_positions=args.read_positions,
             threads=args.threads,
             data_dir=args.data_dir,
         )

@@ -73,6 +73,7 @@ class RunSettings(BaseModel):
     topk: int = 8
     consolidation_weight: float = 0.5
     consolidation_pool: Literal["last", "mean"] = "last"
+    read_positions: Literal["last", "all"] = "last"
     lr: float = 1e-3
     value_lr: float = 2e-2
     sid_levels: int = 3
@@ -176,6 +177,7 @@ def build_model(method: str, settings: RunSettings, sids: SemanticIds) -> Genera
         long_query=method != "lion-no-long-query",
         consolidation_weight=0.0 if method == "lion-no-consolidation" else settings.consolidation_weight,
         consolidation_pool=settings.consolidation_pool,
+        read_positions=settings.read_positions,
         lr=settings.lr,
         value_lr=settings.value_lr,
     )

@@ -132,13 +132,40 @@ class ProductKeyMemory(nn.Module):
         s2 = torch.einsum("mhd,hnd->mhn", q[..., half:], self.keys[:, 1])
         return (s1.unsqueeze(-1) + s2.unsqueeze(-2)).flatten(-2)
 
+    def context_queries(self, x: Tensor, context: Tensor) -> Tensor:
+        """Queries of ``cat([x, context broadcast over tokens])`` without building that tensor.
+
+        x: (B, S, dim) hidden states; context: (B, query_dim - dim), one per
+        example. The query projection is linear, so its context half is
+        applied once per example (B rows) instead of once per token (B * S
+        rows) and added: the same queries at about half the cost.
+        Returns (B * S, heads, key_dim), normalized.
+        """
+        c = self.config
+        w = self.query.weight  # (heads * key_dim, query_dim)
+        if x.dim() != 3 or context.dim() != 2 or x.shape[-1] + context.shape[-1] != w.shape[1]:
+            raise ConfigError(
+                f"context query needs x (B, S, {c.dim}) and context (B, {w.shape[1] - c.dim}); "
+                f"got {tuple(x.shape)} and {tuple(context.shape)}"
+            )
+        q = F.linear(x, w[:, : x.shape[-1]]) + F.linear(context, w[:, x.shape[-1] :]).unsqueeze(1)  # (B, S, H*kd)
+        return self.query_norm(q.reshape(-1, c.heads, c.key_dim))
+
     # -- reading --------------------------------------------------------
-    def read(self, x: Tensor, query_input: Tensor | None = None) -> MemoryRead:
-        """Read the memory for hidden states x (..., dim); the query comes from ``query_input`` if given."""
+    def read(self, x: Tensor, query_input: Tensor | None = None, context: Tensor | None = None) -> MemoryRead:
+        """Read the memory for hidden states x (..., dim).
+
+        The query comes from ``query_input`` (..., query_dim) if given, else
+        from ``cat([x, context])`` if a per-example ``context`` (B, .) is given
+        for x (B, S, dim), else from x alone.
+        """
         c = self.config
         lead = x.shape[:-1]
-        q_in = x if query_input is None else query_input
-        q = self.queries(q_in.reshape(-1, q_in.shape[-1]))  # (M, H, key_dim)
+        if context is not None:
+            q = self.context_queries(x, context)  # (M, H, key_dim)
+        else:
+            q_in = x if query_input is None else query_input
+            q = self.queries(q_in.reshape(-1, q_in.shape[-1]))  # (M, H, key_dim)
         scores, slots = self.address(q)  # (M, H, k)
         weights = F.softmax(scores, dim=-1)  # per head
         # one bag per query: H*k slots, weighted; heads are summed
@@ -150,9 +177,9 @@ class ProductKeyMemory(nn.Module):
             weights.reshape(*lead, c.heads, c.topk),
         )
 
-    def forward(self, x: Tensor, query_input: Tensor | None = None) -> Tensor:
-        """x: (..., dim) -> x + read(x), same shape."""
-        return x + self.dropout(self.read(x, query_input).output)
+    def forward(self, x: Tensor, query_input: Tensor | None = None, context: Tensor | None = None) -> Tensor:
+        """x: (..., dim) -> x + read(x), same shape (query as in ``read``)."""
+        return x + self.dropout(self.read(x, query_input, context).output)
 
     # -- per-period state -----------------------------------------------
     def snapshot(self) -> dict[str, Any]:

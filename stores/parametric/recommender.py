@@ -6,7 +6,9 @@ beam search keeps only valid code paths (``decoding.constrained_beam_search``).
 
 LION (``RecConfig.memory`` set):
 
-* a product-key memory layer sits between the middle encoder blocks;
+* a product-key memory layer sits between the middle encoder blocks, read at
+  the most recent item's tokens (``read_positions="last"``, default) or at
+  every token (``"all"``);
 * its query is built from the hidden state *and* a summary of a longer
   history (the last ``long_window`` items, more than the encoder sees) when
   ``long_query`` is on, else from the main window only (the ablation);
@@ -58,6 +60,10 @@ class RecConfig:
     long_query: bool = True
     consolidation_weight: float = 0.5
     consolidation_pool: str = "last"  # "last": the most recent item's tokens; "mean": all tokens
+    # where the memory is read: "last" = the most recent item's tokens only (the key is then
+    # "this item, for this user's long history", what next-item recall needs, at 1/window of
+    # the cost); "all" = every token of the window
+    read_positions: str = "last"
     lr: float = 1e-3
     value_lr: float = 2e-2
     grad_clip: float = 1.0
@@ -70,6 +76,8 @@ class RecConfig:
             raise ConfigError(f"memory dim {self.memory.dim} != d_model {self.d_model}")
         if self.consolidation_pool not in ("last", "mean"):
             raise ConfigError(f"consolidation_pool must be 'last' or 'mean', got {self.consolidation_pool!r}")
+        if self.read_positions not in ("last", "all"):
+            raise ConfigError(f"read_positions must be 'last' or 'all', got {self.read_positions!r}")
         if self.d_model % self.n_heads:
             raise ConfigError(f"d_model {self.d_model} is not divisible by n_heads {self.n_heads}")
 
@@ -198,10 +206,20 @@ class GenerativeRecommender(nn.Module):
         return self.item_tokens[items].flatten(1)
 
     def _item_summary(self, items: Tensor) -> Tensor:
-        """(B, L) item ids -> (B, d) mean of item embeddings (sum of their code embeddings)."""
-        emb = self.tok_emb(self.item_tokens[items]).sum(2)  # (B, L, d)
-        mask = (items > 0).unsqueeze(-1).to(emb.dtype)
-        return (emb * mask).sum(1) / mask.sum(1).clamp_min(1.0)
+        """(B, L) item ids -> (B, d) mean of item embeddings (sum of their code embeddings).
+
+        Computed as token counts (B, vocab) times the embedding table: the
+        same sum as looking up B * L * depth embeddings, but one small matmul
+        whose backward is a matmul too (the lookup's backward is a slow
+        scatter over every looked-up row).
+        """
+        tokens = self.item_tokens[items].flatten(1)  # (B, L * depth)
+        counts = torch.zeros(items.shape[0], self.tok_emb.num_embeddings, dtype=self.tok_emb.weight.dtype,
+                             device=items.device)
+        counts.scatter_add_(1, tokens, torch.ones_like(tokens, dtype=counts.dtype))
+        counts[:, 0] = 0.0  # token 0 = padding / no code: contributes nothing, as the padding_idx row
+        n = (items > 0).sum(1, keepdim=True).to(counts.dtype).clamp_min(1.0)
+        return (counts @ self.tok_emb.weight) / n
 
     def encode(self, batch: RecBatch, collect: list[Any] | None = None) -> tuple[Tensor, Tensor, Tensor | None]:
         """Encoder states (B, S, d), padding mask (B, S), and the memory-augmented pooled state (B, d) or None."""
@@ -215,13 +233,13 @@ class GenerativeRecommender(nn.Module):
         if self.has_memory:
             source = batch.history if self.config.long_query else batch.window
             ctx = self.context(self._item_summary(source))  # (B, d)
-            q_in = torch.cat([h, ctx.unsqueeze(1).expand_as(h)], dim=-1)  # (B, S, 2d)
+            # query = W [h; ctx]: the ctx half is projected once per example, not per token
+            # histories are right-aligned, so the last ``depth`` tokens are the most recent item
+            start = h.shape[1] - self.depth if self.config.read_positions == "last" else 0
+            read = self.memory.read(h[:, start:], context=ctx)
             if collect is not None:
-                read = self.memory.read(h, q_in)
-                collect.append((read, pad))
-                h = h + self.memory.dropout(read.output)
-            else:
-                h = self.memory(h, q_in)
+                collect.append((read, pad[:, start:]))
+            h = torch.cat([h[:, :start], h[:, start:] + self.memory.dropout(read.output)], dim=1)
             if self.config.consolidation_pool == "last":
                 # histories are right-aligned: the last ``depth`` tokens are the most recent item,
                 # the one whose successor the memory has to recall for this user

@@ -120,3 +120,19 @@ def test_slot_usage_separates_labelled_inputs() -> None:
 def test_bad_config_is_a_config_error(kwargs: dict[str, int], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         PKMConfig(**{"dim": 16, "n_keys": 8, **kwargs})  # type: ignore[arg-type]
+
+
+def test_context_query_equals_the_concatenated_query() -> None:
+    # the per-example context projected once and broadcast gives the same read as cat([x, context]) per token
+    mem = _memory(query_dim=24)
+    x, ctx = torch.randn(3, 5, 16), torch.randn(3, 8)
+    full = torch.cat([x, ctx.unsqueeze(1).expand(3, 5, 8)], dim=-1)
+    a, b = mem.read(x, query_input=full), mem.read(x, context=ctx)
+    assert torch.equal(a.slots, b.slots)
+    assert torch.allclose(a.output, b.output, atol=1e-5)
+
+
+def test_context_query_rejects_wrong_shapes() -> None:
+    mem = _memory(query_dim=24)
+    with pytest.raises(ConfigError, match="context"):
+        mem.read(torch.randn(3, 5, 16), context=torch.randn(3, 4))

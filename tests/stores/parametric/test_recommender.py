@@ -114,3 +114,36 @@ def test_baseline_has_no_memory(sids: SemanticIds) -> None:
 def test_memory_needs_two_encoder_blocks(sids: SemanticIds) -> None:
     with pytest.raises(ConfigError):
         tiny_config(encoder_layers=1)
+
+
+def test_item_summary_is_the_mean_of_item_embeddings(model: GenerativeRecommender) -> None:
+    # the count-matmul summary equals looking every item's code embeddings up and averaging
+    items = make_batch().history
+    emb = model.tok_emb(model.item_tokens[items]).sum(2)
+    mask = (items > 0).unsqueeze(-1).float()
+    expected = (emb * mask).sum(1) / mask.sum(1).clamp_min(1.0)
+    assert torch.allclose(model._item_summary(items), expected, atol=1e-5)
+
+
+def test_last_position_read_touches_only_the_most_recent_item(sids: SemanticIds) -> None:
+    # read_positions="last": tokens of older items leave the memory layer unchanged, the last item's do not
+    torch.manual_seed(0)
+    last = GenerativeRecommender(tiny_config(read_positions="last"), sids).eval()
+    torch.manual_seed(0)
+    every = GenerativeRecommender(tiny_config(read_positions="all"), sids).eval()
+    every.load_state_dict(last.state_dict())
+    batch = make_batch()
+    collect_last: list = []
+    collect_all: list = []
+    last.encode(batch, collect_last)
+    every.encode(batch, collect_all)
+    depth = last.depth
+    assert collect_last[0][0].slots.shape[1] == depth
+    assert collect_all[0][0].slots.shape[1] == batch.window.shape[1] * depth
+    # same weights, same query for the last item's tokens: the same slots
+    assert torch.equal(collect_last[0][0].slots, collect_all[0][0].slots[:, -depth:])
+
+
+def test_bad_read_positions_is_a_config_error() -> None:
+    with pytest.raises(ConfigError, match="read_positions"):
+        tiny_config(read_positions="first")
