@@ -19,15 +19,37 @@ from memkit.rules.schema import is_number
 __all__ = ["sweep", "pick_records", "generalise", "bisect_pairs"]
 
 
+def _incoming_references(state: State, table: str) -> dict[str, dict[str, int]]:
+    """For each record of ``table``: how many records refer to it, per referring ``table.field``."""
+    counts: dict[str, dict[str, int]] = {}
+    for t2, spec in state.schema.tables.items():
+        refs = [f for f, fs in spec.fields.items() if fs.type == "reference" and fs.ref == table]
+        for row in state.rows(t2) if refs else ():
+            for f in refs:
+                v = row.get(f)
+                if isinstance(v, str):
+                    per = counts.setdefault(v, {})
+                    per[f"{t2}.{f}"] = per.get(f"{t2}.{f}", 0) + 1
+    return counts
+
+
 def pick_records(state: State, table: str, k: int, rng: random.Random) -> list[dict[str, Any]]:
     """Up to ``k`` records of ``table`` that differ from one another as much as possible."""
     rows = state.rows(table)
     if not rows:
         return []
-    chosen = [rows[0]]
+    # the most referenced record first: writes on it reach the most related records, so
+    # rules that act on children (reassign a user's tasks) show their effects
+    incoming = _incoming_references(state, table)
+    chosen = [max(rows, key=lambda r: sum(incoming.get(r["id"], {}).values()))]
     while len(chosen) < min(k, len(rows)):
-        def distance(r: dict[str, Any]) -> tuple[int, float]:
-            return (min(sum(1 for f in r if f != "id" and r[f] != c.get(f)) for c in chosen), rng.random())
+        covered = {src for c in chosen for src in incoming.get(c["id"], {})}
+
+        def distance(r: dict[str, Any]) -> tuple[int, int, float]:
+            # first records referred to by kinds of records the chosen ones are not (a user with
+            # tasks after one with approvals), then records unlike the chosen ones
+            fresh = len(set(incoming.get(r["id"], {})) - covered)
+            return (fresh, min(sum(1 for f in r if f != "id" and r[f] != c.get(f)) for c in chosen), rng.random())
 
         best = max((r for r in rows if r not in chosen), key=distance)
         chosen.append(best)
@@ -119,7 +141,7 @@ def sweep(schema: Schema, state: State, rng: random.Random, *, records_per_table
                     for k in choice_fields:
                         ch = spec.fields[k].choices or ()
                         cycled[k] = ch[-1 - (j % len(ch))]  # last values first: they are often the special ones
-                    add(3, f"insert {table} with choices #{j}", Action("insert", table, new_id(table) if new_id else f"{table}_probe_c{j}", cycled))
+                    add(2 if j == 0 else 3, f"insert {table} with choices #{j}", Action("insert", table, new_id(table) if new_id else f"{table}_probe_c{j}", cycled))
     return [by_phase[p] for p in sorted(by_phase)]
 
 

@@ -24,6 +24,8 @@ __all__ = [
     "Literal",
     "condition_literals",
     "learn_dnf",
+    "learn_dnf_candidates",
+    "dnf_cost",
     "nice_between",
 ]
 
@@ -213,12 +215,15 @@ def condition_literals(
     written: set[str],
     values_of: Callable[[str], list[Any]],
     pos_values_of: Callable[[str], list[Any]],
+    target: str | None = None,
 ) -> list[Literal]:
     """Candidate literals for a rule on (table, event).
 
     ``values_of(src)`` gives the value of a path over all examples,
     ``pos_values_of(src)`` over the positives only (thresholds sit between
-    positive and negative values).
+    positive and negative values). ``target`` is the field of the written
+    record the rule sets, if any: "fill it only while it is empty" is so
+    common a guard that its literals rank first.
     """
     lits: list[Literal] = []
     spec = schema.tables[table]
@@ -242,11 +247,16 @@ def condition_literals(
                     lits.append(Literal(f"changes_to({fname}, {literal_source(v)})", 0 if fname in written else 5))
                     lits.append(Literal(f"previous.{fname} == {literal_source(v)}", base_rank + (20 if ftype in ("string", "reference") else 2)))
             if ftype in ("string", "reference"):
-                lits.append(Literal(f"is_empty({src})", base_rank + 1))
-                lits.append(Literal(f"not is_empty({src})", base_rank + 1))
+                guard = 0 if target is not None and src == f"current.{target}" else base_rank + 1
+                lits.append(Literal(f"is_empty({src})", guard))
+                lits.append(Literal(f"not is_empty({src})", guard))
             for v in seen[:6]:
                 lits.append(Literal(f"{src} != {literal_source(v)}", base_rank + (20 if ftype in ("string", "reference") else 2)))
         elif ftype == "number":
+            # emptiness first: positives that all lack the number give no threshold, but the guard fits
+            guard = 0 if target is not None and src == f"current.{target}" else base_rank + 2
+            lits.append(Literal(f"is_empty({src})", guard))
+            lits.append(Literal(f"not is_empty({src})", guard))
             pos = sorted({float(v) for v in pos_values_of(src) if is_number(v)})
             allv = sorted({float(v) for v in values_of(src) if is_number(v)})
             if not pos or not allv:
@@ -267,8 +277,6 @@ def condition_literals(
                 lits.append(Literal(first, base_rank + 1))
                 lits.append(Literal(second, base_rank + 2))
             lits.append(Literal(f"{src} > 0", base_rank + 3))
-            lits.append(Literal(f"is_empty({src})", base_rank + 2))
-            lits.append(Literal(f"not is_empty({src})", base_rank + 2))
     own_numbers = [f for f, fs in spec.fields.items() if fs.type == "number"]
     for i, a in enumerate(own_numbers):
         for b in own_numbers[i + 1:]:
@@ -277,31 +285,17 @@ def condition_literals(
     return lits
 
 
-def learn_dnf(
-    literals: Sequence[Literal],
-    truth: Callable[[str], list[bool]],
+def _greedy_dnf(
+    table: dict[str, list[bool]],
+    ranks: dict[str, int],
     positives: Sequence[int],
     negatives: Sequence[int],
     *,
-    max_terms: int = 3,
-    max_literals: int = 3,
+    rank_first: bool,
+    max_terms: int,
+    max_literals: int,
 ) -> list[list[str]] | None:
-    """Sequential covering: a disjunction of conjunctions true on every positive and no negative.
-
-    Returns [] for "always true" (no negatives), None when no such formula
-    is found within the bounds.
-    """
-    if not positives:
-        return None
-    if not negatives:
-        return []
-    table: dict[str, list[bool]] = {}
-    for lit in literals:
-        if lit.source not in table:
-            vals = truth(lit.source)
-            if any(vals[i] for i in positives):
-                table[lit.source] = vals
-    ranks = {lit.source: lit.rank for lit in literals}
+    """One sequential-covering pass; ``rank_first`` prefers simple literals over wide coverage."""
     uncovered = set(positives)
     terms: list[list[str]] = []
     while uncovered and len(terms) < max_terms:
@@ -310,7 +304,8 @@ def learn_dnf(
         cov_neg = set(negatives)
         # a term starts with the change that triggers it when one change covers every positive left:
         # rules fire on changes, and without it a threshold would be pushed up by writes of other fields
-        seeds = [src for src, vals in table.items() if ranks[src] == 0 and all(vals[i] for i in cov_pos)]
+        seeds = [src for src, vals in table.items() if ranks[src] == 0 and src.startswith("change")
+                 and all(vals[i] for i in cov_pos)]
         if seeds:
             best_seed = min(seeds, key=lambda src: (sum(1 for i in cov_neg if table[src][i]), len(src)))
             if sum(1 for i in cov_neg if table[best_seed][i]) < len(cov_neg):
@@ -328,7 +323,10 @@ def learn_dnf(
                 n = sum(1 for i in cov_neg if vals[i])
                 if n == len(cov_neg):
                     continue
-                key = (n == 0, p - 2 * n, -ranks[src], -len(src))
+                if rank_first:
+                    key: tuple = (n == 0, -ranks[src], p - 2 * n, -len(src))
+                else:
+                    key = (n == 0, p - 2 * n, -ranks[src], -len(src))
                 if best_key is None or key > best_key:
                     best, best_key = src, key
             if best is None:
@@ -344,3 +342,89 @@ def learn_dnf(
     if uncovered:
         return None
     return terms
+
+
+def _simplify(dnf: list[list[str]], table: dict[str, list[bool]], positives: Sequence[int], negatives: Sequence[int]) -> list[list[str]]:
+    """Drop literals a term does not need and terms the others make unnecessary."""
+    out: list[list[str]] = []
+    for term in dnf:
+        term = list(term)
+        for lit in list(term):
+            rest = [x for x in term if x != lit]
+            if rest and not any(all(table[x][i] for x in rest) for i in negatives):
+                term = rest
+        out.append(term)
+
+    def covers(term: list[str]) -> set[int]:
+        return {i for i in positives if all(table[x][i] for x in term)}
+
+    for term in sorted(out, key=len, reverse=True):
+        others = [t for t in out if t is not term]
+        if others and covers(term) <= set().union(*(covers(t) for t in others)):
+            out.remove(term)
+    return out
+
+
+def dnf_cost(dnf: Sequence[Sequence[str]], ranks: dict[str, int]) -> int:
+    """Description length of a condition: one per literal plus its rank (simpler literals cost less)."""
+    return sum(1 + ranks.get(lit, 0) for term in dnf for lit in term)
+
+
+def learn_dnf_candidates(
+    literals: Sequence[Literal],
+    truth: Callable[[str], list[bool]],
+    positives: Sequence[int],
+    negatives: Sequence[int],
+    *,
+    max_terms: int = 3,
+    max_literals: int = 3,
+    banned: frozenset[str] = frozenset(),
+) -> list[list[list[str]]]:
+    """Every distinct consistent DNF the covering strategies find, cheapest first (``[[]]`` without negatives).
+
+    Two greedy strategies (widest coverage first; simplest literal first) can
+    disagree: the data does not always tell ``kind == 'fulfil'`` from
+    ``is_empty(assigned_to)``. Both answers are kept so that the cheaper one
+    wins and the other can be tested by an experiment.
+    """
+    if not positives:
+        return []
+    if not negatives:
+        return [[]]
+    table: dict[str, list[bool]] = {}
+    for lit in literals:
+        if lit.source not in table and lit.source not in banned:
+            vals = truth(lit.source)
+            if any(vals[i] for i in positives):
+                table[lit.source] = vals
+    ranks = {lit.source: lit.rank for lit in literals}
+    found: list[list[list[str]]] = []
+    for rank_first in (False, True):
+        dnf = _greedy_dnf(table, ranks, positives, negatives, rank_first=rank_first, max_terms=max_terms, max_literals=max_literals)
+        if dnf is None:
+            continue
+        dnf = _simplify(dnf, table, positives, negatives)
+        if dnf not in found:
+            found.append(dnf)
+    return sorted(found, key=lambda d: dnf_cost(d, ranks))
+
+
+def learn_dnf(
+    literals: Sequence[Literal],
+    truth: Callable[[str], list[bool]],
+    positives: Sequence[int],
+    negatives: Sequence[int],
+    *,
+    max_terms: int = 3,
+    max_literals: int = 3,
+) -> list[list[str]] | None:
+    """Sequential covering: a disjunction of conjunctions true on every positive and no negative.
+
+    Returns [] for "always true" (no negatives), None when no such formula
+    is found within the bounds; of the formulas the strategies find, the one
+    with the shortest description (``dnf_cost``).
+    """
+    found = learn_dnf_candidates(literals, truth, positives, negatives, max_terms=max_terms, max_literals=max_literals)
+    if not found:
+        return None
+    return found[0]

@@ -12,6 +12,7 @@ contradicted by the current world are revised in place (same id).
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -340,7 +341,8 @@ class Inducer:
         def values_of(src: str, idx: Sequence[int] = ex_idx) -> list[Any]:
             return [v for v in (eval_on(src, self.schema, examples[i], after_rule=after_rule) for i in idx) if v is not FAIL]
 
-        lits = condition_literals(self.schema, table, event, written, values_of, lambda s: values_of(s, pos))
+        target = slot[3] if slot[0] == "own" else None
+        lits = condition_literals(self.schema, table, event, written, values_of, lambda s: values_of(s, pos), target)
         cache: dict[str, list[bool]] = {}
 
         def truth(src: str) -> list[bool]:
@@ -362,21 +364,15 @@ class Inducer:
     def _learn_own(self, slot: Slot, examples: list[Example], pos: list[int], pool: tuple[list[Example], list[int]] | None = None) -> LearnedSlot | None:
         f = slot[3]
         fspec = self.schema.tables[slot[1]].fields[f]
+        derived = self._derived_fields(slot[1], f, [examples[i] for i in pos])
         examples = [ex.masking(self.schema, f) for ex in examples]
         src = None
-        if pool is not None:
-            # the expression that explains every positive of this event and the most positives of
-            # the other events of the table (a rule on [insert, update] shows in both)
-            pex = [ex.masking(self.schema, f) for ex in pool[0]]
-            ptargets = []
-            for i in pool[1]:
-                rec = pex[i].obs.after.get(slot[1], pex[i].record_id)
-                ptargets.append(rec.get(f) if rec else None)
-            src = self._pooled_value(slot[1], f, fspec.type, [(pex[i], t) for i, t in zip(pool[1], ptargets)],
-                                     [(examples[i], examples[i].obs.after.get(slot[1], examples[i].record_id).get(f)) for i in pos])
-        if src is None:
-            targets = [ex.obs.after.get(slot[1], ex.record_id).get(f) for ex in (examples[i] for i in pos)]
-            src = self._find_value(slot[1], None, targets, fspec.type, [(examples[i], None) for i in pos], after_rule=False)
+        # values read from what the write brought (or the record held) first; a field another before
+        # rule derived in these very writes (a total computed from the price being explained) last
+        for avoid in ([derived, set()] if derived else [set()]):
+            src = self._own_value(slot, f, fspec.type, examples, pos, pool, avoid)
+            if src is not None:
+                break
         if src is None:
             return None
         neg = []
@@ -392,7 +388,39 @@ class Inducer:
             return None
         return LearnedSlot(slot, self._rule_dict(slot, "before", {"set": {f: src}}, cond), pos, neg)  # type: ignore[arg-type]
 
-    def _pooled_value(self, table: str, f: str, ftype: str, pooled: list[tuple[Example, Any]], required: list[tuple[Example, Any]]) -> str | None:
+    def _derived_fields(self, table: str, f: str, positives: list[Example]) -> set[str]:
+        """Fields other than ``f`` whose final value differs from the written one in some positive:
+        another before rule set them during the same write."""
+        out: set[str] = set()
+        for ex in positives:
+            final = ex.obs.after.get(table, ex.record_id)
+            if final is None:
+                continue
+            written = ex.written(self.schema)
+            out |= {g for g in self.schema.tables[table].fields if g != f and not values_equal(final.get(g), written.get(g))}
+        return out
+
+    def _own_value(self, slot: Slot, f: str, ftype: str, examples: list[Example], pos: list[int],
+                   pool: tuple[list[Example], list[int]] | None, avoid: set[str]) -> str | None:
+        """The before-rule value for ``f``: pooled over the table's events when there is a pool."""
+        src = None
+        if pool is not None:
+            # the expression that explains every positive of this event and the most positives of
+            # the other events of the table (a rule on [insert, update] shows in both)
+            pex = [ex.masking(self.schema, f) for ex in pool[0]]
+            ptargets = []
+            for i in pool[1]:
+                rec = pex[i].obs.after.get(slot[1], pex[i].record_id)
+                ptargets.append(rec.get(f) if rec else None)
+            src = self._pooled_value(slot[1], f, ftype, [(pex[i], t) for i, t in zip(pool[1], ptargets)],
+                                     [(examples[i], examples[i].obs.after.get(slot[1], examples[i].record_id).get(f)) for i in pos], avoid)
+        if src is None:
+            targets = [ex.obs.after.get(slot[1], ex.record_id).get(f) for ex in (examples[i] for i in pos)]
+            src = self._find_value(slot[1], None, targets, ftype, [(examples[i], None) for i in pos], after_rule=False, avoid=avoid)
+        return src
+
+    def _pooled_value(self, table: str, f: str, ftype: str, pooled: list[tuple[Example, Any]], required: list[tuple[Example, Any]],
+                      avoid: set[str] = frozenset()) -> str | None:  # type: ignore[assignment]
         """A before-rule value that fits every ``required`` case and the most ``pooled`` ones (at least two)."""
         def first(src: str) -> list[Any]:
             return [None if (v := eval_on(src, self.schema, ex, after_rule=False)) is FAIL else v for ex, _ in pooled[:8]]
@@ -401,6 +429,8 @@ class Inducer:
         for n, src in enumerate(value_candidates(self.schema, table, [t for _, t in pooled], target_type=ftype, first_inputs=first)):
             if n >= 4000:
                 break
+            if _reads_any(src, avoid):
+                continue
             if not all(values_equal(eval_on(src, self.schema, ex, after_rule=False), want) for ex, want in required):
                 continue
             covered = sum(1 for ex, want in pooled if values_equal(eval_on(src, self.schema, ex, after_rule=False), want))
@@ -411,7 +441,7 @@ class Inducer:
         return best
 
     def _find_value(self, table: str, row_table: str | None, targets: list[Any], ftype: str | None,
-                    cases: list[tuple[Example, Record | None]], *, after_rule: bool) -> str | None:
+                    cases: list[tuple[Example, Record | None]], *, after_rule: bool, avoid: set[str] = frozenset()) -> str | None:  # type: ignore[assignment]
         def first(src: str) -> list[Any]:
             out = []
             for ex, row in cases[:8]:
@@ -420,6 +450,8 @@ class Inducer:
             return out
 
         def fits(src: str) -> bool:
+            if _reads_any(src, avoid):
+                return False
             for (ex, row), want in zip(cases, targets):
                 got = eval_on(src, self.schema, ex, after_rule=after_rule, row=row, row_table=row_table)
                 if got is FAIL or not values_equal(got, want):
@@ -681,6 +713,11 @@ class Inducer:
         return retired
 
 
+def _reads_any(src: str, fields: set[str]) -> bool:
+    """True when the expression reads ``current.<f>`` (the record's own field) for an ``f`` in ``fields``."""
+    return bool(fields) and any(re.search(rf"\bcurrent\.{re.escape(g)}\b(?!\.)", src) for g in fields)
+
+
 def _same_rule(a: dict[str, Any], b: dict[str, Any]) -> bool:
     keys = ("table", "events", "when", "condition", "actions")
     return all(a.get(k) == b.get(k) for k in keys)
@@ -703,8 +740,6 @@ def normalize_value(v: Any) -> Any:
 
 
 def _fields_read(rule: dict[str, Any]) -> set[str]:
-    import re
-
     text = " ".join([rule.get("condition", "") or ""] + [str(v) for a in rule["actions"] for v in a.get("set", {}).values()])
     return set(re.findall(r"current\.([A-Za-z_]\w*)", text)) | set(re.findall(r"changed\(([A-Za-z_]\w*)\)", text))
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from memkit.errors import MemkitError
 from memkit.rules import Action, parse_rule
+from memkit.rules.schema import is_number
 
 from agents.cda.experiments import bisect_pairs, generalise, sweep
 from agents.cda.hypotheses import nice_between
@@ -170,18 +171,21 @@ class SystematicPolicy:
         # bisect numeric boundaries between a negative and a positive that differ in one number
         # only where a learned condition has a numeric threshold: other numeric differences
         # (a total that follows a quantity) need no boundary
-        threshold_slots: set[tuple[str, ...]] = set()
+        threshold_slots: dict[tuple[str, ...], set[str]] = {}
         for lr in session.model.active():
-            if re.search(r"[<>]=? -?\d", lr.rule.get("condition", "") or ""):
+            condition = lr.rule.get("condition", "") or ""
+            if re.search(r"[<>]=? -?\d", condition):
                 try:
-                    threshold_slots.update(slot_of_rule(parse_rule(lr.rule, session.platform.schema())))
+                    for slot in slot_of_rule(parse_rule(lr.rule, session.platform.schema())):
+                        threshold_slots.setdefault(slot, set()).update(re.findall(r"current\.(\w+) [<>]=? -?\d", condition))
                 except MemkitError:
                     continue
         for slot in sorted(threshold_slots):
             # positive: the write shows this slot's effect; negative: it does not
             labelled = [(o.action, slot in slots_of_effects(o.action, o.effects)) for o in session.observations
                         if not o.rolled_back and o.action.table == slot[1] and o.action.op == slot[2]]
-            for neg, pos, fname in bisect_pairs(labelled, state):
+            pairs = bisect_pairs(labelled, state) + _cross_record_pairs(labelled, state, threshold_slots[slot])
+            for neg, pos, fname in pairs:
                 key = repr((slot, fname, sorted(pos.values)))
                 if key in s["bisected"]:
                     continue
@@ -244,3 +248,29 @@ class SystematicPolicy:
         if len(session.model.history) > before:
             total += induce_until_stable(inducer, session.model, session.observations, world, session.note, passes=0)
         return total
+
+
+def _cross_record_pairs(labelled: list[tuple[Action, bool]], state: Any, fields: set[str]) -> list[tuple[Action, Action, str]]:
+    """Bisection starts from the same update on two records that differ in a thresholded field.
+
+    ``submitted`` on an order of 500 creates an approval and on an order of 40
+    does not: the boundary lies between 40 and 500, and is probed by the same
+    write on the first order with the total set in between.
+    """
+    out: list[tuple[Action, Action, str]] = []
+    for a, pa in labelled:
+        if not pa or a.op != "update":
+            continue
+        rec_a = state.get(a.table, a.id)
+        for b, pb in labelled:
+            if pb or b.op != "update" or b.id == a.id or b.values != a.values:
+                continue
+            rec_b = state.get(b.table, b.id)
+            if rec_a is None or rec_b is None:
+                continue
+            for f in sorted(fields):
+                if f in a.values or not (is_number(rec_a.get(f)) and is_number(rec_b.get(f))) or rec_a[f] == rec_b[f]:
+                    continue
+                out.append((Action("update", a.table, a.id, {**a.values, f: rec_b[f]}), Action("update", a.table, a.id, {**a.values, f: rec_a[f]}), f))
+                break
+    return out
