@@ -59,6 +59,9 @@ class RunSettings(BaseModel):
     epochs: int = Field(5, ge=1, description="epochs on P0")
     finetune_epochs: int = Field(2, ge=1, description="epochs on each later period")
     limit_users: int | None = Field(2000, ge=10)
+    min_length: int = Field(
+        N_PERIODS, ge=N_PERIODS, description="Amazon sets: only users with at least this many interactions"
+    )
     eval_limit: int | None = Field(None, ge=1, description="max evaluation samples per period")
     seed: int = 0
     batch_size: int = Field(128, ge=1)
@@ -135,14 +138,16 @@ def prepare(settings: RunSettings) -> Prepared:
         notes.append(f"synthetic drift set: {n_users} users, {inter.n_items} items, {inter.n_interactions} interactions")
     else:
         full = load_dataset(settings.data, settings.data_dir)
-        inter = subsample(full, settings.limit_users, settings.seed, min_length=N_PERIODS)
-        if settings.limit_users is not None and len(inter.sequences) < len(full.sequences):
+        inter = subsample(full, settings.limit_users, settings.seed, min_length=settings.min_length)
+        eligible = sum(len(s) >= settings.min_length for s in full.sequences.values())
+        if len(inter.sequences) < len(full.sequences):
             notes.append(
-                f"SUBSAMPLE: {len(inter.sequences)} of {len(full.sequences)} users (random, seed {settings.seed}); "
-                f"catalog = their {inter.n_items} items (of {full.n_items}); use --full for all users"
+                f"SUBSAMPLE: {len(inter.sequences)} of {len(full.sequences)} users (random among the {eligible} "
+                f"with >= {settings.min_length} interactions, seed {settings.seed}); catalog = their "
+                f"{inter.n_items} items (of {full.n_items}); use --full for all users"
             )
         else:
-            notes.append(f"all {len(inter.sequences)} users with >= {N_PERIODS} interactions, {inter.n_items} items")
+            notes.append(f"all {len(inter.sequences)} users with >= {settings.min_length} interactions, {inter.n_items} items")
     sequences = inter.sequences
     activity = activity_groups(sequences)
     groups = {u: ["all", activity[u]] + ([user_group[u]] if u in user_group else []) for u in sequences}

@@ -69,3 +69,16 @@ def test_subsample_keeps_long_enough_users_and_renumbers_items(tmp_path: Path) -
 def test_shared_files_parse(name: str) -> None:
     data = load_dataset(name)
     assert len(data.sequences) > 10_000 and data.n_items > 10_000
+
+
+def test_prepare_draws_users_with_enough_interactions(tmp_path: Path) -> None:
+    # the default Amazon run samples among users with >= min_length interactions and says so
+    from evals.recsys.runner import RunSettings, prepare
+
+    lines = [f"{u} " + " ".join(str(100 + (u * 7 + i) % 40) for i in range(5 + u % 6)) for u in range(1, 41)]
+    (tmp_path / "amazon_toys_iclrec.txt").write_text("\n".join(lines) + "\n")
+    settings = RunSettings(data="toys", limit_users=10, min_length=8, data_dir=str(tmp_path), sid_codebook=4, item_dim=4)
+    prepared = prepare(settings)
+    assert len(prepared.sequences) == 10
+    assert all(len(s) >= 8 for s in prepared.sequences.values())
+    assert any(">= 8 interactions" in note and "SUBSAMPLE" in note for note in prepared.notes)

@@ -51,7 +51,7 @@ def test_schedule_evaluates_each_later_period_before_training_on_it(method: str)
         assert all(i > evals[0] for i in trains)
 
 
-@pytest.mark.parametrize("method", ["tiger", "retrain"])
+@pytest.mark.parametrize("method", ["tiger", "retrain", "lion"])
 def test_no_evaluated_interaction_is_trained_on_before_it_is_evaluated(method: str) -> None:
     settings = RunSettings(
         data="synthetic", methods=[method], limit_users=12, epochs=1, finetune_epochs=1, d_model=16,
