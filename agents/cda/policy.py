@@ -8,6 +8,7 @@ records, bisection of numeric boundaries), until nothing is left to try.
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from typing import Any
@@ -211,6 +212,11 @@ class SystematicPolicy:
         # step, and round boundaries (100, 250, 1000) get probed exactly
         quarter = (z - a) / 4
         m = nice_between(a + quarter, z - quarter)
+        if z > 8 * max(a, 1.0):
+            # the interval spans orders of magnitude (0 .. 127207): halve its logarithm, or
+            # eight steps would only get from 127207 down to 11000
+            g = math.sqrt(max(a, 1.0) * z)
+            m = nice_between(max(a, g / 2), min(z, g * 2))
         if not (a < m < z):
             m = round((a + z) / 2, 2)
             if not (a < m < z):
