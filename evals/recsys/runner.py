@@ -34,7 +34,7 @@ from evals.recsys.protocol import (
     period_examples,
     schedule,
 )
-from evals.recsys.synthetic import SyntheticConfig, generate
+from evals.recsys.synthetic import SyntheticConfig, count_model_recall, generate
 
 __all__ = [
     "METHODS",
@@ -136,6 +136,12 @@ def prepare(settings: RunSettings) -> Prepared:
         inter = synth.interactions
         user_group = synth.user_group
         notes.append(f"synthetic drift set: {n_users} users, {inter.n_items} items, {inter.n_interactions} interactions")
+        # what a first-order count model reaches, as a yardstick for the learned models' per-group numbers
+        yard = {k: count_model_recall(synth, k) for k in ("own", "majority", "all")}
+        notes.append(
+            "count-model Recall@10 (P1-P4 mean; own group's / majority's / pooled transitions): "
+            + ", ".join(f"{g} {yard['own'][g]:.3f}/{yard['majority'][g]:.3f}/{yard['all'][g]:.3f}" for g in sorted(yard["own"]))
+        )
     else:
         full = load_dataset(settings.data, settings.data_dir)
         inter = subsample(full, settings.limit_users, settings.seed, min_length=settings.min_length)

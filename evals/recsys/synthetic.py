@@ -17,6 +17,7 @@ generated under the period-p regime.
 
 from __future__ import annotations
 
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,7 +25,7 @@ import numpy as np
 from evals.recsys.data import Interactions
 from evals.recsys.protocol import period_bounds
 
-__all__ = ["SyntheticConfig", "SyntheticData", "generate"]
+__all__ = ["SyntheticConfig", "SyntheticData", "generate", "count_model_recall"]
 
 
 @dataclass(frozen=True)
@@ -99,3 +100,57 @@ def generate(config: SyntheticConfig = SyntheticConfig(), seed: int = 0) -> Synt
         sequences[user] = seq
         user_group[user] = names[g]
     return SyntheticData(Interactions(sequences, n_items, "synthetic"), user_group)
+
+
+def _top_k(successors: Counter, popular: list[int], k: int) -> list[int]:
+    out = [item for item, _ in successors.most_common(k)]
+    for item in popular:
+        if len(out) >= k:
+            break
+        if item not in out:
+            out.append(item)
+    return out
+
+
+def count_model_recall(data: SyntheticData, knowledge: str = "own", k: int = 10, n_periods: int = 5) -> dict[str, float]:
+    """Recall@k per user group of a first-order count model, mean over P1..P4 (a sanity check of the generator).
+
+    For P_t the model counts transitions (previous item -> item) in P0..P_{t-1}
+    (P_{t-1} weighted 3x, for the drift) and ranks the current item's most
+    frequent successors, then popular items. ``knowledge`` says whose
+    transitions it counts: ``own`` (the user's own group: what a model that
+    knows the group can reach), ``majority`` (the majority's only), or
+    ``all`` (everyone pooled: a shared model without group knowledge). If
+    minorities score far lower with ``majority`` than with ``own``, their
+    preferences are distinct; ``all`` shows what pooling costs them.
+    """
+    if knowledge not in ("own", "majority", "all"):
+        raise ValueError(f"knowledge must be 'own', 'majority' or 'all', got {knowledge!r}")
+    seqs, group = data.interactions.sequences, data.user_group
+    bounds = {u: period_bounds(len(s), n_periods) for u, s in seqs.items()}
+    names = sorted(set(group.values()))
+    result: dict[str, float] = {}
+    for name in names:
+        members = [u for u in seqs if group[u] == name]
+        source = {"own": members, "majority": [u for u in seqs if group[u] == "majority"], "all": list(seqs)}[knowledge]
+        recalls = []
+        for t in range(1, n_periods):
+            counts: defaultdict[int, Counter] = defaultdict(Counter)
+            popularity: Counter = Counter()
+            for u in source:
+                s, b = seqs[u], bounds[u]
+                for q in range(t):
+                    w = 3 if q == t - 1 else 1
+                    for i in range(max(b[q], 1), b[q + 1]):
+                        counts[s[i - 1]][s[i]] += w
+                        popularity[s[i]] += w
+            popular = [item for item, _ in popularity.most_common(k)]
+            hits = total = 0
+            for u in members:
+                s, b = seqs[u], bounds[u]
+                for i in range(max(b[t], 1), b[t + 1]):
+                    hits += s[i] in _top_k(counts[s[i - 1]], popular, k)
+                    total += 1
+            recalls.append(hits / max(total, 1))
+        result[name] = float(np.mean(recalls))
+    return result

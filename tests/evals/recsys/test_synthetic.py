@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from evals.recsys.protocol import period_bounds
-from evals.recsys.synthetic import SyntheticConfig, generate
+from evals.recsys.synthetic import SyntheticConfig, count_model_recall, generate
 
 
 def test_deterministic_for_a_seed() -> None:
@@ -45,3 +45,14 @@ def test_groups_conflict_and_preferences_drift() -> None:
     assert shared and sum(maj0[a] != mino0[a] for a in shared) > 0.5 * len(shared)
     common = set(maj0) & set(maj4)
     assert common and sum(maj0[a] != maj4[a] for a in common) > 0.2 * len(common)
+
+
+def test_minorities_have_distinct_preferences_a_pooled_model_serves_worse() -> None:
+    # the generator's point: a model that knows the minority's own transitions serves it; the majority's
+    # transitions do not; pooling everyone costs the minorities more than the majority
+    data = generate(SyntheticConfig(n_users=600), seed=0)
+    own, majority, pooled = (count_model_recall(data, knowledge) for knowledge in ("own", "majority", "all"))
+    for g in ("minority-1", "minority-2"):
+        assert majority[g] < 0.3 * own[g]
+        assert pooled[g] < own[g]
+        assert own[g] - pooled[g] > own["majority"] - pooled["majority"]
