@@ -199,7 +199,9 @@ def bisect_pairs(actions: Sequence[tuple[Action, bool]], state: State | None = N
         for b, pb in actions:
             if pb or a.op != b.op or a.table != b.table:
                 continue
-            bvals = effective(b, list(a.values)) if (a.op == "insert" or a.id == b.id) else (dict(b.values) if set(b.values) == set(a.values) else None)
+            # writes on two different records are no pair: the negative may only look negative
+            # because its record already held the effect (see policy._cross_record_pairs)
+            bvals = effective(b, list(a.values)) if (a.op == "insert" or a.id == b.id) else None
             if bvals is None:
                 continue
             diff = [f for f in a.values if a.values[f] != bvals[f]]

@@ -26,7 +26,7 @@ from memkit.rules.state import Record
 from memkit.rules.values import normalize, values_equal
 
 from agents.cda.contexts import FAIL, Example, eval_on, example_of
-from agents.cda.hypotheses import condition_literals, find_value, learn_dnf, paths_from, value_candidates
+from agents.cda.hypotheses import condition_literals, find_value, learn_dnf_candidates, paths_from, value_candidates
 from agents.cda.session import Observation
 from agents.cda.slots import Slot, effects_in_slot, slot_of_rule, slots_of_effects
 
@@ -41,6 +41,8 @@ class LearnedSlot:
     rule: dict[str, Any]
     positives: list[int]
     negatives: list[int]
+    # other rules that fit the same observations equally well; an experiment can tell them apart
+    alternatives: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -67,6 +69,9 @@ class Inducer:
     def __init__(self, schema: Schema, *, may_edit: Callable[[str], bool] = lambda rid: True) -> None:
         self.schema = schema
         self.may_edit = may_edit
+        # rule id -> rules that explain its observations as well as it does (see LearnedSlot)
+        self.alternatives: dict[str, list[dict[str, Any]]] = {}
+        self._cond_alts: dict[str | None, list[str]] = {}
 
     # -- residuals ----------------------------------------------------------
     def _predict(self, rules: Sequence[Rule], obs: Observation) -> tuple[list, list[str]]:
@@ -98,44 +103,60 @@ class Inducer:
         obs = [o for o in observations if not o.rolled_back and getattr(o, "after", None) is not None]
         if not obs:
             return result
-        bad = self.residual_slots(model, obs)
-        by_slot = self._rules_by_slot(model)
-        for slot in sorted(bad, key=lambda s: (-bad[s], s)):
-            existing = [rid for rid in by_slot.get(slot, []) if model.get(rid).status == "active"]
-            learned_all = self.learn_slot_split(slot, obs)
-            if not learned_all:
-                # no consistent hypothesis: an existing rule with no positive left is stale
-                if existing and not self._has_positive(slot, obs):
-                    for rid in existing:
-                        if self.may_edit(rid):
-                            ev = [_evidence(o, world, False, "slot effect absent") for o in self._trigger_obs(slot, obs)[:3]]
-                            model.retire(rid, reason=f"its effect ({_slot_text(slot)}) no longer appears when its trigger runs", evidence=ev)
-                            result.retired.append(rid)
-                else:
-                    result.failed.append(slot)
-                continue
-            editable = [rid for rid in existing if self.may_edit(rid)]
-            for k, learned in enumerate(learned_all):
-                ev = [_evidence(obs[i], world, True) for i in dict.fromkeys(learned.positives[:2] + learned.positives[-3:])]
-                ev += [_evidence(obs[i], world, False, "rule would have changed something") for i in learned.negatives[-3:]]
-                rule = learned.rule
-                if k < len(editable):
-                    target = editable[k]
-                    if _same_rule(model.get(target).rule, rule):
-                        continue
-                    if not self._improves(model, target, rule, slot, obs):
-                        continue  # the rule it would replace explains this world's data as well: keep it
-                    try:
-                        model.revise(target, {**rule, "id": target}, reason=f"observations in {world} contradict it ({_slot_text(slot)})", evidence=ev)
-                        result.revised.append(target)
-                    except MemkitError:
-                        result.failed.append(slot)
-                else:
-                    self._add(model, rule, slot, ev, result, world)
-            for extra in editable[len(learned_all):]:
-                model.retire(extra, reason=f"superseded for {_slot_text(slot)} by rules learned in {world}")
-                result.retired.append(extra)
+        done: set[Slot] = set()
+        while True:
+            # before rules on the written record first: an unexplained effect further down a
+            # cascade (a request_item write that sets request.approval_required) is usually a
+            # changed rule on the record in the middle, and fixing that one explains it
+            bad = {slot: n for slot, n in self.residual_slots(model, obs).items() if slot not in done}
+            if not bad:
+                break
+            slot = min(bad, key=lambda s: (s[0] != "own", -bad[s], s))
+            done.add(slot)
+            self._repair_slot(model, slot, obs, world, result)
         return result
+
+    def _repair_slot(self, model: RuleModel, slot: Slot, obs: Sequence[Observation], world: str, result: InductionResult) -> None:
+        """Learn the slot's rules again and add, revise or retire to match."""
+        by_slot = self._rules_by_slot(model)
+        existing = [rid for rid in by_slot.get(slot, []) if model.get(rid).status == "active"]
+        learned_all = self.learn_slot_split(slot, obs)
+        if not learned_all:
+            # no consistent hypothesis: an existing rule with no positive left is stale
+            if existing and not self._has_positive(slot, obs):
+                for rid in existing:
+                    if self.may_edit(rid):
+                        ev = [_evidence(o, world, False, "slot effect absent") for o in self._trigger_obs(slot, obs)[:3]]
+                        model.retire(rid, reason=f"its effect ({_slot_text(slot)}) no longer appears when its trigger runs", evidence=ev)
+                        result.retired.append(rid)
+            else:
+                result.failed.append(slot)
+            return
+        editable = [rid for rid in existing if self.may_edit(rid)]
+        for k, learned in enumerate(learned_all):
+            ev = [_evidence(obs[i], world, True) for i in dict.fromkeys(learned.positives[:2] + learned.positives[-3:])]
+            ev += [_evidence(obs[i], world, False, "rule would have changed something") for i in learned.negatives[-3:]]
+            rule = learned.rule
+            if k < len(editable):
+                target = editable[k]
+                self.alternatives[target] = learned.alternatives
+                if _same_rule(model.get(target).rule, rule):
+                    continue
+                if not self._improves(model, target, rule, slot, obs):
+                    continue  # the rule it would replace explains this world's data as well: keep it
+                try:
+                    model.revise(target, {**rule, "id": target}, reason=f"observations in {world} contradict it ({_slot_text(slot)})", evidence=ev)
+                    result.revised.append(target)
+                except MemkitError:
+                    result.failed.append(slot)
+            else:
+                n_added = len(result.added)
+                self._add(model, rule, slot, ev, result, world)
+                if len(result.added) > n_added:
+                    self.alternatives[result.added[-1]] = learned.alternatives
+        for extra in editable[len(learned_all):]:
+            model.retire(extra, reason=f"superseded for {_slot_text(slot)} by rules learned in {world}")
+            result.retired.append(extra)
 
     def learn_slot_split(self, slot: Slot, observations: Sequence[Observation]) -> list[LearnedSlot]:
         """One rule for the slot if one fits; otherwise sequential covering: the value expression that
@@ -315,6 +336,8 @@ class Inducer:
             learned = self._learn_del(slot, examples, pos)
         if learned is None:
             return None
+        cond = learned.rule.get("condition")
+        learned.alternatives = [{**learned.rule, "condition": c} for c in self._cond_alts.get(cond, [])] + learned.alternatives
         # map example indexes back to observation indexes of the caller
         index = {id(o): i for i, o in enumerate(observations)}
         learned.positives = [index[id(trig[i])] for i in learned.positives]
@@ -350,15 +373,36 @@ class Inducer:
                 cache[src] = [eval_on(src, self.schema, ex, after_rule=after_rule) is True for ex in examples]
             return cache[src]
 
-        dnf = learn_dnf(lits, truth, pos, neg)
-        if dnf is None:
+        found = learn_dnf_candidates(lits, truth, pos, neg)
+        if not found:
             return False
+        dnf = found[0]
         if not dnf:
             return None
-        terms = [" and ".join(t) for t in dnf]
-        if len(terms) == 1:
-            return terms[0]
-        return " or ".join(f"({t})" if " and " in t else t for t in terms)
+        chosen = _dnf_source(dnf)
+        self._cond_alts[chosen] = [c for c in dict.fromkeys(_dnf_source(d) for d in self._dnf_alternatives(dnf, found, lits, truth, pos, neg)) if c != chosen][:4]
+        return chosen
+
+    def _dnf_alternatives(self, dnf: list[list[str]], found: list[list[list[str]]], lits: Sequence[Any],
+                          truth: Callable[[str], list[bool]], pos: list[int], neg: list[int]) -> list[list[list[str]]]:
+        """Conditions that fit the same examples: the other strategies' answers, the answer with the
+        change of a thresholded field added, and answers that avoid each literal of the chosen one."""
+        out = [d for d in found[1:] if d]
+        for k, term in enumerate(dnf):
+            if any(lit.startswith("change") for lit in term):
+                continue
+            fields = {m for lit in term for m in re.findall(r"current\.(\w+)", lit)}
+            for g in sorted(fields):
+                lit = f"changed({g})"
+                vals = truth(lit)
+                covered = [i for i in pos if all(truth(x)[i] for x in term)]
+                if covered and all(vals[i] for i in covered):
+                    out.append([*dnf[:k], [lit, *term], *dnf[k + 1:]])
+        for lit in {x for term in dnf for x in term if not x.startswith("change")}:
+            other = learn_dnf_candidates(lits, truth, pos, neg, banned=frozenset({lit}))
+            if other and other[0]:
+                out.append(other[0])
+        return out
 
     # own record: a before rule with set
     def _learn_own(self, slot: Slot, examples: list[Example], pos: list[int], pool: tuple[list[Example], list[int]] | None = None) -> LearnedSlot | None:
@@ -559,10 +603,10 @@ class Inducer:
                 continue
             action = {"update_where": {"table": t2, "where": where, "set": {f: src}}}
             found.append(LearnedSlot(slot, self._rule_dict(slot, "after", action, cond), pos, neg))  # type: ignore[arg-type]
-            if not neg:
+            if sum(1 for ls in found if not ls.negatives) >= 3:
                 break
         # the where clause that leaves the fewest writes for the condition to rule out is the likeliest
-        return min(found, key=lambda ls: len(ls.negatives)) if found else None
+        return _best_with_alternatives(found)
 
     def _learn_upd_target(self, slot: Slot, examples: list[Example], pos: list[int], changed: dict[int, dict[str, Any]], target: str) -> LearnedSlot | None:
         table, t2, f = slot[1], slot[3], slot[4]
@@ -682,7 +726,7 @@ class Inducer:
             found.append(LearnedSlot(slot, self._rule_dict(slot, "after", action, cond), pos, neg))  # type: ignore[arg-type]
             if not neg:
                 break
-        return min(found, key=lambda ls: len(ls.negatives)) if found else None
+        return _best_with_alternatives(found)
 
     # -- pruning --------------------------------------------------------------------
     def prune_redundant(self, model: RuleModel, observations: Sequence[Observation], world: str) -> list[str]:
@@ -690,7 +734,9 @@ class Inducer:
         obs = [o for o in observations if not o.rolled_back]
         retired: list[str] = []
         for lr in sorted(model.active(), key=lambda r: len(r.evidence)):
-            if not self.may_edit(lr.id):
+            # an inherited rule rests on the earlier worlds' evidence too: this world's few
+            # observations overlapping with another rule are no reason to drop it
+            if not self.may_edit(lr.id) or lr.origin_world != world:
                 continue
             rules = model.active_rules()
             with_engine = Engine(self.schema, rules)
@@ -711,6 +757,23 @@ class Inducer:
                 model.retire(lr.id, reason=f"redundant: the other rules explain every observation it fires in ({world})")
                 retired.append(lr.id)
         return retired
+
+
+def _dnf_source(dnf: Sequence[Sequence[str]]) -> str:
+    terms = [" and ".join(t) for t in dnf]
+    if len(terms) == 1:
+        return terms[0]
+    return " or ".join(f"({t})" if " and " in t else t for t in terms)
+
+
+def _best_with_alternatives(found: list[LearnedSlot]) -> LearnedSlot | None:
+    """The candidate with the fewest negatives to rule out; the runners-up become its alternatives."""
+    if not found:
+        return None
+    ranked = sorted(found, key=lambda ls: len(ls.negatives))
+    best = ranked[0]
+    best.alternatives = [ls.rule for ls in ranked[1:4]]
+    return best
 
 
 def _reads_any(src: str, fields: set[str]) -> bool:

@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from memkit.errors import MemkitError
-from memkit.rules import Action, parse_rule
+from memkit.rules import Action, Engine, parse_rule
 from memkit.rules.schema import is_number
 
 from agents.cda.experiments import bisect_pairs, generalise, sweep
@@ -31,7 +31,7 @@ class SystematicPolicy:
 
     name = "systematic"
 
-    def __init__(self, *, batch: int = 12, records_per_table: int = 3, generalise_k: int = 2, bisect_steps: int = 8) -> None:
+    def __init__(self, *, batch: int = 12, records_per_table: int = 3, generalise_k: int = 1, bisect_steps: int = 8) -> None:
         self.batch = batch
         self.records_per_table = records_per_table
         self.generalise_k = generalise_k
@@ -192,6 +192,7 @@ class SystematicPolicy:
                     continue
                 s["bisected"].add(key)
                 s["bisections"].append({"neg": neg, "pos": pos, "field": fname, "steps": 0, "slot": slot})
+        out.extend(self._disambiguations(session))
         for b in list(s["bisections"]):
             probe = self._bisect_step(session, b)
             if probe is None:
@@ -253,7 +254,48 @@ class SystematicPolicy:
         total = induce_until_stable(inducer, session.model, session.observations, world, session.note, prune=False)
         if len(session.model.history) > before:
             total += induce_until_stable(inducer, session.model, session.observations, world, session.note, passes=0)
+        session.scratch.setdefault("alternatives", {}).update(inducer.alternatives)
         return total
+
+    # -- disambiguation -------------------------------------------------------------
+    def _disambiguations(self, session: DiscoverySession) -> list[tuple[str, Action]]:
+        """One experiment per rule and rival hypothesis, where the two predict different effects.
+
+        Induction keeps, for each rule it learns, the rules that explain the same
+        observations as well (another condition, another where clause). The
+        candidates are the writes already seen on the rule's trigger, moved to
+        every other record (or, for inserts, under other parents); the first one
+        on which the model with the rule and the model with its rival disagree
+        is run, and the next induction keeps whichever the world agrees with.
+        """
+        s = self._scratch(session)
+        tested: set[str] = s.setdefault("disambiguated", set())
+        schema = session.platform.schema()
+        state = session.platform_initial
+        out: list[tuple[str, Action]] = []
+        rules = session.model.active_rules()
+        engine = Engine(schema, rules)
+        seen = {repr(o.action.to_dict()) for o in session.observations}
+        for rid, alts in sorted(s.get("alternatives", {}).items()):
+            lr = session.model.get(rid) if rid in {r.id for r in rules} else None
+            if lr is None or lr.status != "active":
+                continue
+            trig_obs = [o for o in session.observations if o.action.table == lr.rule["table"] and o.action.op in lr.rule.get("events", [])]
+            for alt in alts:
+                key = repr((rid, alt.get("condition"), alt.get("actions")))
+                if key in tested:
+                    continue
+                tested.add(key)
+                try:
+                    rival = parse_rule({**alt, "id": rid}, schema)
+                except MemkitError:
+                    continue
+                rival_engine = Engine(schema, [rival if r.id == rid else r for r in rules])
+                probe = _first_disagreement(engine, rival_engine, state, _candidates(trig_obs, state, session), seen)
+                if probe is not None:
+                    seen.add(repr(probe.to_dict()))
+                    out.append((f"disambiguate {rid}", probe))
+        return out
 
 
 def _cross_record_pairs(labelled: list[tuple[Action, bool]], state: Any, fields: set[str]) -> list[tuple[Action, Action, str]]:
@@ -280,3 +322,40 @@ def _cross_record_pairs(labelled: list[tuple[Action, bool]], state: Any, fields:
                 out.append((Action("update", a.table, a.id, {**a.values, f: rec_b[f]}), Action("update", a.table, a.id, {**a.values, f: rec_a[f]}), f))
                 break
     return out
+
+
+def _candidates(trig_obs: list[Observation], state: Any, session: DiscoverySession, limit: int = 400) -> list[Action]:
+    """Writes seen on a trigger, moved to other records (updates, deletes) or other parents (inserts)."""
+    out: list[Action] = []
+    schema = state.schema
+    for o in trig_obs[-12:]:
+        a = o.action
+        if a.op in ("update", "delete"):
+            for rec in state.rows(a.table):
+                if rec["id"] != a.id:
+                    out.append(Action(a.op, a.table, rec["id"], dict(a.values)))
+        else:
+            spec = schema.tables[a.table]
+            for f, fs in spec.fields.items():
+                if fs.type == "reference" and fs.ref and a.values.get(f) is not None:
+                    for rec in state.rows(fs.ref):
+                        if rec["id"] != a.values[f]:
+                            out.append(Action("insert", a.table, session.platform.new_id(a.table), {**a.values, f: rec["id"]}))
+        if len(out) >= limit:
+            break
+    return out[:limit]
+
+
+def _first_disagreement(engine: Engine, rival: Engine, state: Any, candidates: list[Action], seen: set[str]) -> Action | None:
+    """The first candidate on which the two rule sets predict different effects (and not yet run)."""
+    for action in candidates:
+        if repr(action.to_dict()) in seen:
+            continue
+        try:
+            a = engine.run(state, action).effects
+            b = rival.run(state, action).effects
+        except MemkitError:
+            continue
+        if sorted(map(repr, a)) != sorted(map(repr, b)):
+            return action
+    return None
