@@ -1,0 +1,87 @@
+"""Choosing between hypotheses that fit the same observations, and experiments that tell them apart."""
+
+from __future__ import annotations
+
+from memkit.rules import Action, load_world
+from memkit.rules.model import RuleModel
+
+from agents.cda import discover
+from agents.cda.experiments import bisect_pairs
+from agents.cda.hypotheses import Literal, dnf_cost, learn_dnf, learn_dnf_candidates
+from agents.cda.policy import _cross_record_pairs
+from evals.worldshift.platform import Platform
+
+
+def _table(columns: dict[str, list[bool]]):
+    return lambda src: columns[src]
+
+
+def test_the_cheaper_of_two_fitting_conditions_wins():
+    # six approval updates: 0-2 approved, 3-5 rejected (positives), 6 moved back to requested (negative).
+    # "changed(state) and request_ok" fits too (it covers more positives per literal) but costs more.
+    columns = {
+        "changed(state)": [True] * 7,
+        "changes_to(state, 'approved')": [True, True, True, False, False, False, False],
+        "changes_to(state, 'rejected')": [False, False, False, True, True, True, False],
+        "request.ok == false": [True, True, True, True, True, False, False],
+    }
+    lits = [Literal("changed(state)", 0), Literal("changes_to(state, 'approved')", 0),
+            Literal("changes_to(state, 'rejected')", 0), Literal("request.ok == false", 3)]
+    found = learn_dnf_candidates(lits, _table(columns), list(range(6)), [6])
+    assert len(found) >= 1
+    best = learn_dnf(lits, _table(columns), list(range(6)), [6])
+    assert sorted(map(tuple, best)) == [("changes_to(state, 'approved')",), ("changes_to(state, 'rejected')",)]
+    ranks = {lit.source: lit.rank for lit in lits}
+    assert all(dnf_cost(best, ranks) <= dnf_cost(d, ranks) for d in found)
+
+
+def test_learned_terms_carry_no_literal_they_do_not_need():
+    columns = {"changed(x)": [True, True, True], "a": [True, False, True], "b": [True, True, False]}
+    lits = [Literal("changed(x)", 0), Literal("a", 1), Literal("b", 1)]
+    dnf = learn_dnf(lits, _table(columns), [0], [1, 2])
+    for term in dnf:
+        for lit in term:
+            rest = [x for x in term if x != lit]
+            # dropping any literal lets a negative through
+            assert not rest or any(all(columns[x][i] for x in rest) for i in (1, 2))
+
+
+def test_same_write_on_two_records_starts_a_bisection_on_the_positive_one(shop):
+    state = shop["A"].initial_state()
+    pos = Action("update", "order", "O4", {"state": "submitted"})   # total 500: approval created
+    neg = Action("update", "order", "O1", {"state": "submitted"})   # total 40: nothing
+    # different records are never paired directly: O1 may only look negative
+    assert bisect_pairs([(pos, True), (neg, False)], state) == []
+    pairs = _cross_record_pairs([(pos, True), (neg, False)], state, {"total"})
+    assert pairs == [(Action("update", "order", "O4", {"state": "submitted", "total": 40}),
+                      Action("update", "order", "O4", {"state": "submitted", "total": 500}), "total")]
+
+
+def test_emptiness_of_the_set_field_is_the_first_guard(shop):
+    # a before rule that sets a field "only while it is empty" is common; its guard must rank
+    # ahead of a choice that happens to separate the same examples
+    from agents.cda.hypotheses import condition_literals
+
+    schema = shop["A"].schema
+    values = lambda src: [None, 3.0]  # noqa: E731 - the field is empty on the positives
+    lits = condition_literals(schema, "order_line", "insert", set(), values, lambda src: [None], target="unit_price")
+    ranks = {lit.source: lit.rank for lit in lits}
+    assert ranks["is_empty(current.unit_price)"] == 0
+    assert ranks["is_empty(current.unit_price)"] < min(r for s, r in ranks.items() if s.startswith("current.") and "==" in s)
+
+
+def test_disambiguation_experiments_are_run_and_labelled():
+    from evals.worldshift.worlds_index import load_named_world
+    from agents.cda.graph import build_discovery_graph
+
+    world = load_named_world("ews-A")
+    model = RuleModel(world.schema, world.name)
+    graph = build_discovery_graph(Platform(world), model, budget=300)
+    graph.invoke({"round": 0}, {"recursion_limit": 100_000})
+    probes = [o for o in graph.session.observations if o.purpose.startswith("disambiguate")]
+    assert probes, "rival hypotheses should have been put to an experiment"
+    # each probe targets a rule the model had when it was planned, on that rule's trigger
+    for o in probes:
+        rid = o.purpose.split()[1]
+        rule = model.get(rid).rule
+        assert o.action.table == rule["table"] and o.action.op in rule["events"]
