@@ -50,7 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     r.add_argument("--full", action="store_true", help="all users with >= 5 interactions (slow: hours on a CPU)")
     r.add_argument("--eval-limit", type=int, default=None, help="max evaluation samples per period")
     r.add_argument("--seed", type=int, default=0)
-    r.add_argument("--value-lr", type=float, default=2e-2, help="learning rate of the memory values (LION)")
+    r.add_argument("--value-lr", type=float, default=5e-2, help="learning rate of the memory values (LION)")
     r.add_argument("--consolidation-weight", type=float, default=0.5, help="weight of the consolidation loss (LION)")
     r.add_argument("--consolidation-pool", choices=["last", "mean"], default="last",
                    help="what the consolidation head reads: the most recent item's tokens, or all tokens")
