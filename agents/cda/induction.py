@@ -66,9 +66,13 @@ def _evidence(obs: Observation, world: str, supports: bool, note: str = "") -> E
 class Inducer:
     """Learns and repairs single-action rules from observations of one world."""
 
-    def __init__(self, schema: Schema, *, may_edit: Callable[[str], bool] = lambda rid: True) -> None:
+    def __init__(self, schema: Schema, *, may_edit: Callable[[str], bool] = lambda rid: True,
+                 memo: dict[Any, list[LearnedSlot]] | None = None) -> None:
         self.schema = schema
         self.may_edit = may_edit
+        # learning a slot depends only on the observations of its trigger, and observations are
+        # only ever appended: (slot, how many there are) -> what was learned, kept across rounds
+        self.memo = memo if memo is not None else {}
         # rule id -> rules that explain its observations as well as it does (see LearnedSlot)
         self.alternatives: dict[str, list[dict[str, Any]]] = {}
         self._cond_alts: dict[str | None, list[str]] = {}
@@ -120,7 +124,10 @@ class Inducer:
         """Learn the slot's rules again and add, revise or retire to match."""
         by_slot = self._rules_by_slot(model)
         existing = [rid for rid in by_slot.get(slot, []) if model.get(rid).status == "active"]
-        learned_all = self.learn_slot_split(slot, obs)
+        key = (slot, sum(1 for o in obs if o.action.table == slot[1]))
+        if key not in self.memo:
+            self.memo[key] = self.learn_slot_split(slot, obs)
+        learned_all = self.memo[key]
         if not learned_all:
             # no consistent hypothesis: an existing rule with no positive left is stale
             if existing and not self._has_positive(slot, obs):

@@ -248,7 +248,7 @@ class SystematicPolicy:
                 self.observe_bisection(session, obs)
         world = session.world
         may_edit = (lambda rid: True) if session.audit else (lambda rid: session.model.get(rid).origin_world == world)
-        inducer = Inducer(session.platform.schema(), may_edit=may_edit)
+        inducer = Inducer(session.platform.schema(), may_edit=may_edit, memo=session.scratch.setdefault("learned", {}))
         # pruning only after something changed: a quiet round costs no engine runs
         before = len(session.model.history)
         total = induce_until_stable(inducer, session.model, session.observations, world, session.note, prune=False)
