@@ -115,10 +115,25 @@ class Inducer:
             bad = {slot: n for slot, n in self.residual_slots(model, obs).items() if slot not in done}
             if not bad:
                 break
-            slot = min(bad, key=lambda s: (s[0] != "own", -bad[s], s))
+            derived = self._derived_downstream(model)
+            slot = min(bad, key=lambda s: (s[0] != "own", _lands_on(s) in derived, -bad[s], s))
             done.add(slot)
             self._repair_slot(model, slot, obs, world, result)
         return result
+
+    def _derived_downstream(self, model: RuleModel) -> set[tuple[str, str]]:
+        """(table, field) pairs the model's rules derive when a record of the table changes, and
+        (table, "+") for tables whose records its rules create: an effect there is likelier the
+        end of a cascade than a rule of its own, so such slots are repaired last."""
+        out: set[tuple[str, str]] = set()
+        for lr in model.active():
+            rule = lr.rule
+            for act in rule["actions"]:
+                if rule.get("when") == "before":
+                    out.update((rule["table"], f) for f in act.get("set", {}))
+                if "create" in act:
+                    out.add((act["create"]["table"], "+"))
+        return out
 
     def _repair_slot(self, model: RuleModel, slot: Slot, obs: Sequence[Observation], world: str, result: InductionResult) -> None:
         """Learn the slot's rules again and add, revise or retire to match."""
@@ -668,6 +683,11 @@ class Inducer:
                 if rspec.ref == atable:
                     base.append(f"row.{rname} == {asrc}")
         out = list(base)
+        # two references at once: the stock row of this product *in this warehouse*
+        for i, b1 in enumerate(base):
+            for b2 in base[i + 1:]:
+                if b1.split(" == ")[0] != b2.split(" == ")[0]:
+                    out.append(f"{b1} and {b2}")
         for b in base:
             for cname, cspec in self.schema.tables[t2].fields.items():
                 if cspec.type == "choice":
@@ -764,6 +784,15 @@ class Inducer:
                 model.retire(lr.id, reason=f"redundant: the other rules explain every observation it fires in ({world})")
                 retired.append(lr.id)
         return retired
+
+
+def _lands_on(slot: Slot) -> tuple[str, str]:
+    """Where a slot's effect lands: (table, field) for updates, (table, "+") for creates."""
+    if slot[0] == "upd":
+        return (slot[3], slot[4])
+    if slot[0] == "create":
+        return (slot[3], "+")
+    return ("", "")
 
 
 def _dnf_source(dnf: Sequence[Sequence[str]]) -> str:
