@@ -56,6 +56,19 @@ def pick_records(state: State, table: str, k: int, rng: random.Random) -> list[d
     return chosen
 
 
+def _parent_of_another_kind(state: State, table: str, current: Any) -> str | None:
+    """The record of ``table`` whose choices and booleans differ most from ``current``'s."""
+    base = state.get(table, current) if isinstance(current, str) else None
+    if base is None:
+        return None
+    spec = state.schema.tables[table]
+    kinds = [f for f, fs in spec.fields.items() if fs.type in ("choice", "boolean")]
+    if not kinds:
+        return None
+    best = max(state.rows(table), key=lambda r: (sum(1 for f in kinds if r.get(f) != base.get(f)), r["id"] == current))
+    return best["id"] if best["id"] != current and any(best.get(f) != base.get(f) for f in kinds) else None
+
+
 def _number_values(current: Any, column: list[float]) -> list[float]:
     cur = float(current) if is_number(current) else 0.0
     hi = max(column + [cur, 1.0])
@@ -113,7 +126,7 @@ def sweep(schema: Schema, state: State, rng: random.Random, *, records_per_table
                         add(phase, f"{table}.{fname} = {v}", Action("update", table, rid, {fname: v}))
                 elif fspec.type == "reference" and n == 0:
                     others = [r["id"] for r in pick_records(state, fspec.ref or "", 3, rng) if r["id"] != cur]
-                    for other in others[:2]:
+                    for other in others[:1]:
                         add(2, f"{table}.{fname} -> other {fspec.ref}", Action("update", table, rid, {fname: other}))
                     if cur is not None:
                         add(3, f"{table}.{fname} -> null", Action("update", table, rid, {fname: None}))
@@ -133,6 +146,12 @@ def sweep(schema: Schema, state: State, rng: random.Random, *, records_per_table
                 # only the references: defaults and before rules fill the rest, and show what they derive
                 refs = {k: v for k, v in values.items() if spec.fields[k].type == "reference"}
                 add(2, f"insert {table} with references only", Action("insert", table, new_id(table) if new_id else f"{table}_probe_r", refs))
+                # under a parent of another kind: a rule may look at the parent (a VIP opener)
+                for k in refs:
+                    parent = _parent_of_another_kind(state, spec.fields[k].ref or "", refs[k])
+                    if parent is not None:
+                        add(2, f"insert {table} under {k} {parent}",
+                            Action("insert", table, new_id(table) if new_id else f"{table}_probe_p", {**refs, k: parent}))
                 # every choice field cycled through its values, one insert per value index
                 choice_fields = [k for k, fs in spec.fields.items() if fs.type == "choice"]
                 width = max((len(spec.fields[k].choices or ()) for k in choice_fields), default=0)
