@@ -2,7 +2,7 @@
 
 A hospital admissions and bed management domain, unlike both the
 EnterpriseWorldShift service desk and the held-out warehouse: 8 tables
-(ward, physician, patient, bed, admission, prescription, invoice, task), 194
+(ward, physician, patient, bed, admission, prescription, invoice, ward_task), 194
 initial records, 20 rules in world A. B modifies one rule (pharmacy reviews
 daily doses above 2000 mg instead of 3000 mg: a threshold changes), C adds
 one (an admission that overstays its ward's maximum stay opens a discharge
@@ -109,7 +109,7 @@ TABLES: dict[str, Any] = {
         "amount": {"type": "number"},
         "state": {"type": "choice", "choices": ["open", "sent", "paid", "void"], "default": "open"},
     }},
-    "task": {"fields": {
+    "ward_task": {"fields": {
         "ward": {"type": "reference", "ref": "ward"},
         "bed": {"type": "reference", "ref": "bed"},
         "admission": {"type": "reference", "ref": "admission"},
@@ -119,7 +119,7 @@ TABLES: dict[str, Any] = {
 }
 
 _ID_PREFIX = {"ward": "WRD", "physician": "DOC", "patient": "PAT", "bed": "BED", "admission": "ADM", "prescription": "RX",
-              "invoice": "INV", "task": "TSK"}
+              "invoice": "INV", "ward_task": "TSK"}
 
 
 def _review_rule(limit: int, name: str) -> dict[str, Any]:
@@ -159,8 +159,8 @@ def _rules_a() -> list[dict[str, Any]]:
                                                                  "amount": "current.charge"}}}]},
         {"id": "M09", "name": "A bed sent to cleaning opens a cleaning task", "table": "bed", "events": ["update"], "when": "after",
          "condition": "changes_to(status, 'cleaning')",
-         "actions": [{"create": {"table": "task", "values": {"ward": "current.ward", "bed": "current.id", "kind": "'cleaning'"}}}]},
-        {"id": "M10", "name": "A finished cleaning task frees the bed", "table": "task", "events": ["update"], "when": "after",
+         "actions": [{"create": {"table": "ward_task", "values": {"ward": "current.ward", "bed": "current.id", "kind": "'cleaning'"}}}]},
+        {"id": "M10", "name": "A finished cleaning task frees the bed", "table": "ward_task", "events": ["update"], "when": "after",
          "condition": "changes_to(done, true) and current.kind == 'cleaning'",
          "actions": [{"update": {"target": "current.bed", "set": {"status": "'free'"}}}]},
         {"id": "M11", "name": "Invoices of publicly insured patients go straight to the insurer", "table": "invoice", "events": ["insert"],
@@ -182,12 +182,12 @@ def _rules_a() -> list[dict[str, Any]]:
         _review_rule(REVIEW_MG_A, f"Daily doses above {REVIEW_MG_A} mg need a pharmacist review"),
         {"id": "M17", "name": "A prescription marked for review opens a pharmacy review task", "table": "prescription",
          "events": ["insert", "update"], "when": "after", "condition": "changes_to(review, true)",
-         "actions": [{"create": {"table": "task", "values": {"ward": "current.admission.ward", "admission": "current.admission",
+         "actions": [{"create": {"table": "ward_task", "values": {"ward": "current.admission.ward", "admission": "current.admission",
                                                              "kind": "'pharmacy_review'"}}}]},
         {"id": "M18", "name": "Deleting an admission deletes its prescriptions and tasks", "table": "admission", "events": ["delete"],
          "when": "after",
          "actions": [{"delete_where": {"table": "prescription", "where": "row.admission == current.id"}},
-                     {"delete_where": {"table": "task", "where": "row.admission == current.id"}}]},
+                     {"delete_where": {"table": "ward_task", "where": "row.admission == current.id"}}]},
         {"id": "M19", "name": "Discharging a patient stops their active prescriptions", "table": "admission", "events": ["update"],
          "when": "after", "condition": "changes_to(state, 'discharged')",
          "actions": [{"update_where": {"table": "prescription", "where": "row.admission == current.id and row.active == true",
@@ -203,7 +203,7 @@ def build_shifts() -> dict[str, dict[str, Any]]:
     """The shifts: B modifies M16 (review threshold), C adds M21 (overstay planning task), D deletes M19 (discharge stops prescriptions)."""
     m21 = {"id": "M21", "name": "An admission that overstays opens a discharge planning task", "table": "admission",
            "events": ["insert", "update"], "when": "after", "condition": "changes_to(over_stay, true)",
-           "actions": [{"create": {"table": "task", "values": {"ward": "current.ward", "admission": "current.id",
+           "actions": [{"create": {"table": "ward_task", "values": {"ward": "current.ward", "admission": "current.id",
                                                                "kind": "'discharge_planning'"}}}]}
     return {"B": {"modify": [_review_rule(REVIEW_MG_B, f"Daily doses above {REVIEW_MG_B} mg need a pharmacist review (pharmacy policy tightened)")]},
             "C": {"add": [m21]}, "D": {"delete": ["M19"]}}
@@ -319,7 +319,7 @@ def _records(rng: random.Random) -> dict[str, list[dict[str, Any]]]:
     for i, t in enumerate(tasks):
         t["id"] = f"TSK{i + 1:03d}"
     return {"ward": wards, "physician": physicians, "patient": patients, "bed": beds, "admission": admissions,
-            "prescription": prescriptions, "invoice": invoices, "task": tasks}
+            "prescription": prescriptions, "invoice": invoices, "ward_task": tasks}
 
 
 def build_base() -> dict[str, Any]:
