@@ -123,6 +123,7 @@ _ID_PREFIX = {"ward": "WRD", "physician": "DOC", "patient": "PAT", "bed": "BED",
 
 
 def _review_rule(limit: int, name: str) -> dict[str, Any]:
+    """M16, whose dose threshold B changes."""
     return {"id": "M16", "name": name, "table": "prescription", "events": ["insert", "update"], "when": "before", "order": 20,
             "condition": f"changed(daily_mg) and current.daily_mg > {limit}", "actions": [{"set": {"review": True}}]}
 
@@ -239,6 +240,7 @@ _NEW_DRUGS = [("Clopidogrel", 75, 1), ("Gabapentin", 600, 3), ("Meropenem", 1000
 
 
 def _patient_name(i: int) -> str:
+    """The i-th patient's name (deterministic)."""
     return f"{_FIRST[i % len(_FIRST)]} {_LAST[(i * 5 + 3) % len(_LAST)]}"
 
 
@@ -332,6 +334,7 @@ def build_base() -> dict[str, Any]:
 # -- candidate writes ----------------------------------------------------------------------------
 
 def _whole(v: float) -> float | int:
+    """Whole numbers as ints, so that candidate values read like an admin's input."""
     return int(v) if float(v) == int(v) else v
 
 
@@ -365,10 +368,13 @@ def _number_values(table: str, field: str, rec: dict[str, Any], state: Any, limi
 
 
 def _rename(table: str, field: str, rec: dict[str, Any], idx: int) -> str | None:
+    """A realistic new text for a name-like field, or None for fields nobody renames."""
     cur = str(rec.get(field) or "")
     if (table, field) in (("patient", "name"), ("physician", "name")):
+        # a double-barrelled surname after a marriage, the way registration clerks update it
         first, last = cur.rsplit(" ", 1)
-        return f"{first} {_LAST[(idx * 7 + 2) % len(_LAST)] if _LAST[(idx * 7 + 2) % len(_LAST)] != last else _LAST[0]}-{last}"
+        added = _LAST[(idx * 7 + 2) % len(_LAST)]
+        return f"{first} {added if added != last else _LAST[0]}-{last}"
     if (table, field) == ("ward", "name"):
         return f"{cur} (North Wing)"
     if (table, field) == ("bed", "label"):
