@@ -58,6 +58,10 @@ class SystematicPolicy:
                 s["queue"].extend(self._audit_replays(session))
         if not s["queue"] and s["phase"] == "audit" and session.scratch.get("definitions_synced"):
             s["phase"] = "done"  # the rules were read: experiments would only confirm them
+        if not s["queue"] and s["phase"] == "audit" and session.observations:
+            # a threshold the replays contradicted is bisected again at once, before the sweep:
+            # an inherited model whose one changed rule is a moved threshold is right again early
+            s["queue"].extend(self._followups(session, only_bisect=True))
         if not s["queue"] and s["phase"] == "audit":
             s["phase"] = "sweep"
             state = session.platform_initial
@@ -135,10 +139,12 @@ class SystematicPolicy:
                 out.append((f"audit {lr.id}", action))
         return out
 
-    def _followups(self, session: DiscoverySession) -> list[tuple[str, Action]]:
+    def _followups(self, session: DiscoverySession, *, only_bisect: bool = False) -> list[tuple[str, Action]]:
         s = self._scratch(session)
         out: list[tuple[str, Action]] = []
         state = session.platform_initial
+        if only_bisect:
+            return self._bisections(session)
         # generalise each positive trigger (an observation whose effects a rule explains) once
         for obs in session.observations:
             if not obs.effects or obs.purpose.startswith(("generalise", "bisect")):
@@ -169,13 +175,29 @@ class SystematicPolicy:
                     if rows:
                         values = {k: v for k, v in rows[0].items() if k not in ("id", fname) and v is not None}
                         out.append((f"insert {t} without {fname}", Action("insert", t, session.platform.new_id(t), values)))
+        out.extend(self._disambiguations(session))
+        out.extend(self._bisections(session))
+        return out
+
+    def _bisections(self, session: DiscoverySession) -> list[tuple[str, Action]]:
+        """The next probe of every open bisection, after starting bisections for new threshold rules."""
+        s = self._scratch(session)
+        state = session.platform_initial
+        out: list[tuple[str, Action]] = []
         # bisect numeric boundaries between a negative and a positive that differ in one number
         # only where a learned condition has a numeric threshold: other numeric differences
         # (a total that follows a quantity) need no boundary
         threshold_slots: dict[tuple[str, ...], set[str]] = {}
+        # a rule revised in this world keeps the thresholds of its earlier version in view: the
+        # audit may have dropped a moved threshold for want of negatives, and bisection finds it again
+        earlier: dict[str, list[str]] = {}
+        for h in session.model.history:
+            if h.op == "revise" and h.world == session.world and h.before:
+                earlier.setdefault(h.rule_id, []).append(h.before.get("condition", "") or "")
         for lr in session.model.active():
-            condition = lr.rule.get("condition", "") or ""
-            if re.search(r"[<>]=? -?\d", condition):
+            for condition in [lr.rule.get("condition", "") or "", *earlier.get(lr.id, [])]:
+                if not re.search(r"[<>]=? -?\d", condition):
+                    continue
                 try:
                     for slot in slot_of_rule(parse_rule(lr.rule, session.platform.schema())):
                         threshold_slots.setdefault(slot, set()).update(re.findall(r"current\.(\w+) [<>]=? -?\d", condition))
@@ -192,7 +214,6 @@ class SystematicPolicy:
                     continue
                 s["bisected"].add(key)
                 s["bisections"].append({"neg": neg, "pos": pos, "field": fname, "steps": 0, "slot": slot})
-        out.extend(self._disambiguations(session))
         for b in list(s["bisections"]):
             probe = self._bisect_step(session, b)
             if probe is None:
