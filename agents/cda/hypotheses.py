@@ -136,10 +136,12 @@ def value_candidates(
             pairs = [(x, t) for x, t in zip(inputs, targets) if is_number(x) and is_number(t)]
             nonzero = [(x, t) for x, t in pairs if x != 0]
             if nonzero:
-                a0, t0 = float(nonzero[0][0]), float(nonzero[0][1])
-                c = round(t0 / a0, 6)
-                yield f"{a} * {literal_source(normalize(c))}"
-                yield f"round({a} * {literal_source(normalize(c))}, 2)"
+                # the largest input: a rounded output says least about the factor on a small one
+                a0, t0 = max(((float(x), float(t)) for x, t in nonzero), key=lambda p: abs(p[0]))
+                factors = dict.fromkeys(round(t0 / a0, d) for d in (2, 3, 4, 6))
+                for c in factors:
+                    yield f"{a} * {literal_source(normalize(c))}"
+                    yield f"round({a} * {literal_source(normalize(c))}, 2)"
             if pairs:
                 a0, t0 = float(pairs[0][0]), float(pairs[0][1])
                 c2 = round(t0 - a0, 6)

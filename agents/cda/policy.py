@@ -312,6 +312,8 @@ class SystematicPolicy:
                 except MemkitError:
                     continue
                 rival_engine = Engine(schema, [rival if r.id == rid else r for r in rules])
+                if _mismatches(rival_engine, trig_obs) > _mismatches(engine, trig_obs):
+                    continue  # what has been seen already rules the rival out
                 probe = _first_disagreement(engine, rival_engine, state, _candidates(trig_obs, state, session), seen)
                 if probe is not None:
                     seen.add(repr(probe.to_dict()))
@@ -365,6 +367,21 @@ def _candidates(trig_obs: list[Observation], state: Any, session: DiscoverySessi
         if len(out) >= limit:
             break
     return out[:limit]
+
+
+def _mismatches(engine: Engine, observations: list[Observation]) -> int:
+    """How many observations the engine's prediction gets wrong (as effect multisets)."""
+    bad = 0
+    for o in observations:
+        if o.rolled_back:
+            continue
+        try:
+            pred = engine.run(o.before, o.action).effects
+        except MemkitError:
+            bad += 1
+            continue
+        bad += sorted(map(repr, pred)) != sorted(map(repr, o.effects))
+    return bad
 
 
 def _first_disagreement(engine: Engine, rival: Engine, state: Any, candidates: list[Action], seen: set[str]) -> Action | None:
