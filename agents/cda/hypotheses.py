@@ -284,6 +284,12 @@ def condition_literals(
         for b in own_numbers[i + 1:]:
             for op in (">", ">=", "<", "<="):
                 lits.append(Literal(f"current.{a} {op} current.{b}", 2))
+    # a number against one on a referenced record: days > ward.max_stay, quantity > stock.on_hand
+    parent_numbers = [src for src, ftype, _ in paths_from(schema, table, "current", 1) if ftype == "number" and src.count(".") == 2]
+    for a in own_numbers:
+        for b in parent_numbers:
+            for op in (">", ">=", "<", "<="):
+                lits.append(Literal(f"current.{a} {op} {b}", 3))
     return lits
 
 

@@ -420,8 +420,13 @@ class Inducer:
                 covered = [i for i in pos if all(truth(x)[i] for x in term)]
                 if covered and all(vals[i] for i in covered):
                     out.append([*dnf[:k], [lit, *term], *dnf[k + 1:]])
-        for lit in {x for term in dnf for x in term if not x.startswith("change")}:
-            other = learn_dnf_candidates(lits, truth, pos, neg, banned=frozenset({lit}))
+        for lit in sorted({x for term in dnf for x in term if not x.startswith("change")}):
+            banned = {lit}
+            threshold = re.fullmatch(r"(\S+) [<>]=? -?[\d.]+", lit)
+            if threshold:
+                # another constant on the same path is no real rival: look for a different reason
+                banned |= {x.source for x in lits if re.fullmatch(rf"{re.escape(threshold.group(1))} [<>]=? -?[\d.]+", x.source)}
+            other = learn_dnf_candidates(lits, truth, pos, neg, banned=frozenset(banned))
             if other and other[0]:
                 out.append(other[0])
         return out
