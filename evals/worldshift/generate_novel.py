@@ -3,11 +3,10 @@
 A public library lending domain, unlike the EnterpriseWorldShift service
 desk, the held-out warehouse and the fresh hospital: 8 tables (branch,
 member, title, copy, loan, hold, fine, notice), 205 initial records, 21
-rules in world A. B modifies one rule (the waiver of
-overdue fines is widened from one member category to two: the scope of a
-condition changes), C adds one (a member who reaches their loan limit is sent
-a notice), D deletes one (a loan that becomes overdue no longer sends an
-overdue notice).
+rules in world A. B modifies one rule (the waiver of overdue fines is
+widened from one member category to two: the scope of a condition changes),
+C adds one (a member who reaches their loan limit is sent a notice), D
+deletes one (a loan that becomes overdue no longer sends an overdue notice).
 
 The family exists so that a rule-discovery agent can be measured once on a
 family nobody tuned it on. It is built from the format spec and the engine
