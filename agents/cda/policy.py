@@ -61,7 +61,7 @@ class SystematicPolicy:
         if not s["queue"] and s["phase"] == "audit" and session.observations:
             # a threshold the replays contradicted is bisected again at once, before the sweep:
             # an inherited model whose one changed rule is a moved threshold is right again early
-            s["queue"].extend(self._followups(session, only_bisect=True))
+            s["queue"].extend(self._bisections(session))
         if not s["queue"] and s["phase"] == "audit":
             s["phase"] = "sweep"
             state = session.platform_initial
@@ -139,12 +139,10 @@ class SystematicPolicy:
                 out.append((f"audit {lr.id}", action))
         return out
 
-    def _followups(self, session: DiscoverySession, *, only_bisect: bool = False) -> list[tuple[str, Action]]:
+    def _followups(self, session: DiscoverySession) -> list[tuple[str, Action]]:
         s = self._scratch(session)
         out: list[tuple[str, Action]] = []
         state = session.platform_initial
-        if only_bisect:
-            return self._bisections(session)
         # generalise each positive trigger (an observation whose effects a rule explains) once
         for obs in session.observations:
             if not obs.effects or obs.purpose.startswith(("generalise", "bisect")):
@@ -297,10 +295,11 @@ class SystematicPolicy:
         rules = session.model.active_rules()
         engine = Engine(schema, rules)
         seen = {repr(o.action.to_dict()) for o in session.observations}
+        active = {r.id for r in rules}
         for rid, alts in sorted(s.get("alternatives", {}).items()):
-            lr = session.model.get(rid) if rid in {r.id for r in rules} else None
-            if lr is None or lr.status != "active":
+            if rid not in active:
                 continue
+            lr = session.model.get(rid)
             trig_obs = [o for o in session.observations if o.action.table == lr.rule["table"] and o.action.op in lr.rule.get("events", [])]
             for alt in alts:
                 key = repr((rid, alt.get("condition"), alt.get("actions")))
