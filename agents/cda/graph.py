@@ -18,6 +18,7 @@ from memkit.rules.model import Evidence, RuleModel
 
 from agents.cda.induction import Inducer, induce_until_stable
 from agents.cda.policy import SystematicPolicy
+from agents.cda.predictions import predictions_of
 from agents.cda.session import DiscoveryPolicy, DiscoveryReport, DiscoverySession, Observation
 
 __all__ = ["build_discovery_graph", "discover", "DiscoveryState"]
@@ -155,7 +156,7 @@ def final_audit(session: DiscoverySession) -> None:
     session.scratch["final_audit_done"] = True
     if not session.audit:
         return
-    induce_until_stable(Inducer(session.platform.schema()), session.model, session.observations, session.world,
+    induce_until_stable(Inducer(session.platform.schema(), predictions=predictions_of(session)), session.model, session.observations, session.world,
                         session.note, passes=2, label="audit ")
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memkit.errors import MemkitError
-from memkit.rules import Action, Engine, Rule, Schema, effect_key, parse_rule
+from memkit.rules import Action, Rule, Schema, effect_key, parse_rule
 from memkit.rules.model import Evidence, RuleModel
 from memkit.rules.scoring import score_effects
 from memkit.rules.state import Record
@@ -27,6 +27,7 @@ from memkit.rules.values import normalize, values_equal
 
 from agents.cda.contexts import FAIL, Example, eval_on, example_of
 from agents.cda.hypotheses import condition_literals, find_value, learn_dnf_candidates, paths_from, value_candidates
+from agents.cda.predictions import PredictionCache
 from agents.cda.session import Observation
 from agents.cda.slots import Slot, effects_in_slot, slot_of_rule, slots_of_effects
 
@@ -67,8 +68,10 @@ class Inducer:
     """Learns and repairs single-action rules from observations of one world."""
 
     def __init__(self, schema: Schema, *, may_edit: Callable[[str], bool] = lambda rid: True,
-                 memo: dict[Any, list[LearnedSlot]] | None = None) -> None:
+                 memo: dict[Any, list[LearnedSlot]] | None = None, predictions: PredictionCache | None = None) -> None:
         self.schema = schema
+        # replays of the observations under the rules, shared across passes (and rounds, when given)
+        self.predictions = predictions if predictions is not None else PredictionCache(schema)
         self.may_edit = may_edit
         # learning a slot depends only on the observations of its trigger, and observations are
         # only ever appended: (slot, how many there are) -> what was learned, kept across rounds
@@ -79,18 +82,17 @@ class Inducer:
 
     # -- residuals ----------------------------------------------------------
     def _predict(self, rules: Sequence[Rule], obs: Observation) -> tuple[list, list[str]]:
-        engine = Engine(self.schema, rules)
-        result = engine.run(obs.before, obs.action)
+        result = self.predictions.run(self.predictions.engine(rules), obs)
         return result.effects, result.fired
 
     def residual_slots(self, model: RuleModel, observations: Sequence[Observation]) -> dict[Slot, int]:
         """Slots with effects the model misses or invents, with how many observations show it."""
-        engine = Engine(self.schema, model.active_rules())
+        engine = self.predictions.engine(model.active_rules())
         bad: Counter[Slot] = Counter()
         for obs in observations:
             if obs.rolled_back:
                 continue
-            pred = engine.run(obs.before, obs.action).effects
+            pred = self.predictions.run(engine, obs).effects
             got = slots_of_effects(obs.action, obs.effects)
             want = slots_of_effects(obs.action, pred)
             for slot in set(got) | set(want):
@@ -245,8 +247,18 @@ class Inducer:
         for n, src in enumerate(value_candidates(self.schema, table, targets, target_type=ftype, first_inputs=first)):
             if n >= 4000:
                 break
-            cover = {i for i, ex, want in cases if values_equal(eval_on(src, self.schema, ex, after_rule=after_rule), want)}
-            if len(cover) > len(best):
+            # a candidate is dropped as soon as it misses too many cases to beat the best cover so far
+            # (the result is the same as scoring every case; most candidates fail within a few cases)
+            allowed_misses = len(cases) - len(best) - 1
+            cover: set[int] = set()
+            for i, ex, want in cases:
+                if values_equal(eval_on(src, self.schema, ex, after_rule=after_rule), want):
+                    cover.add(i)
+                else:
+                    allowed_misses -= 1
+                    if allowed_misses < 0:
+                        break
+            if allowed_misses >= 0 and len(cover) > len(best):
                 best = cover
                 if len(best) == len(cases):
                     break
@@ -276,10 +288,10 @@ class Inducer:
         return out
 
     def _slot_mismatches(self, rules: Sequence[Rule], slot: Slot, obs: Sequence[Observation]) -> int:
-        engine = Engine(self.schema, rules)
+        engine = self.predictions.engine(rules)
         bad = 0
         for o in self._trigger_obs(slot, obs):
-            pred = engine.run(o.before, o.action).effects
+            pred = self.predictions.run(engine, o).effects
             a = Counter(effect_key(e) for e in effects_in_slot(slot, o.action, o.effects))
             b = Counter(effect_key(e) for e in effects_in_slot(slot, o.action, pred))
             bad += a != b
@@ -389,10 +401,15 @@ class Inducer:
         target = slot[3] if slot[0] == "own" else None
         lits = condition_literals(self.schema, table, event, written, values_of, lambda s: values_of(s, pos), target)
         cache: dict[str, list[bool]] = {}
+        # the covering only ever reads positives and negatives: other examples stay False unevaluated
+        used = sorted(set(ex_idx))
 
         def truth(src: str) -> list[bool]:
             if src not in cache:
-                cache[src] = [eval_on(src, self.schema, ex, after_rule=after_rule) is True for ex in examples]
+                vals = [False] * len(examples)
+                for i in used:
+                    vals[i] = eval_on(src, self.schema, examples[i], after_rule=after_rule) is True
+                cache[src] = vals
             return cache[src]
 
         found = learn_dnf_candidates(lits, truth, pos, neg)
@@ -771,17 +788,17 @@ class Inducer:
             if not self.may_edit(lr.id) or lr.origin_world != world:
                 continue
             rules = model.active_rules()
-            with_engine = Engine(self.schema, rules)
-            without = Engine(self.schema, [r for r in rules if r.id != lr.id])
+            with_engine = self.predictions.engine(rules)
+            without = self.predictions.engine([r for r in rules if r.id != lr.id])
             fired_any = False
             loss = 0.0
             for o in obs:
-                res = with_engine.run(o.before, o.action)
+                res = self.predictions.run(with_engine, o)
                 if lr.id not in res.fired:
                     continue
                 fired_any = True
                 s_with = score_effects(res.effects, o.effects).iou
-                s_without = score_effects(without.run(o.before, o.action).effects, o.effects).iou
+                s_without = score_effects(self.predictions.run(without, o).effects, o.effects).iou
                 loss += s_with - s_without
                 if loss > 1e-9:
                     break

@@ -20,6 +20,7 @@ from memkit.rules.schema import is_number
 from agents.cda.experiments import bisect_pairs, generalise, sweep
 from agents.cda.hypotheses import nice_between
 from agents.cda.induction import Inducer, induce_until_stable
+from agents.cda.predictions import predictions_of
 from agents.cda.session import DiscoverySession, Observation
 from agents.cda.slots import slot_of_rule, slots_of_effects
 
@@ -267,7 +268,8 @@ class SystematicPolicy:
                 self.observe_bisection(session, obs)
         world = session.world
         may_edit = (lambda rid: True) if session.audit else (lambda rid: session.model.get(rid).origin_world == world)
-        inducer = Inducer(session.platform.schema(), may_edit=may_edit, memo=session.scratch.setdefault("learned", {}))
+        inducer = Inducer(session.platform.schema(), may_edit=may_edit, memo=session.scratch.setdefault("learned", {}),
+                          predictions=predictions_of(session))
         # pruning only after something changed: a quiet round costs no engine runs
         before = len(session.model.history)
         total = induce_until_stable(inducer, session.model, session.observations, world, session.note, prune=False)

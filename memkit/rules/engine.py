@@ -78,6 +78,8 @@ class ActionResult:
     writes: int
     error: str | None = None
     created: dict[str, str] = field(default_factory=dict)
+    # (table, op) of every write that ran rules: only the rules of these triggers shaped the result
+    triggers: frozenset[tuple[str, str]] = frozenset()
 
 
 class _TooDeep(Exception):
@@ -102,12 +104,13 @@ class _CompiledRule:
 
 
 class _Run:
-    __slots__ = ("state", "fired", "writes", "created", "tombstones")
+    __slots__ = ("state", "fired", "writes", "created", "tombstones", "triggers")
 
     def __init__(self, state: State) -> None:
         self.state = state
         self.fired: list[str] = []
         self.writes = 0
+        self.triggers: set[tuple[str, str]] = set()
         self.created: dict[str, str] = {}
         # last stored values of records deleted during the action: an after rule's
         # `current` of a deleted record reads these
@@ -184,12 +187,17 @@ class Engine:
         try:
             self._write(run, action.op, action.table, action.id, dict(action.values), 1, root=True)
         except _TooDeep:
-            return ActionResult([], run.fired, run.writes, f"rolled back: a chain of writes went deeper than {self.max_depth}")
+            return ActionResult([], run.fired, run.writes, f"rolled back: a chain of writes went deeper than {self.max_depth}",
+                                triggers=frozenset(run.triggers))
         effects = side_effects(state, work, action, run.created)
         if in_place:
             state.tables = work.tables
             state._counters = work._counters  # noqa: SLF001 - same class
-        return ActionResult(effects, run.fired, run.writes, None, run.created)
+        return ActionResult(effects, run.fired, run.writes, None, run.created, frozenset(run.triggers))
+
+    def rules_for(self, table: str, op: str) -> tuple[Rule, ...]:
+        """The rules a write ``op`` on ``table`` runs, before rules then after rules, in run order."""
+        return tuple(cr.rule for when in ("before", "after") for cr in self._by_trigger.get((table, op, when), ()))
 
     # -- the write ---------------------------------------------------------
     def _write(self, run: _Run, op: str, table: str, rid: str, values: dict[str, Value], depth: int, root: bool = False) -> None:
@@ -222,6 +230,7 @@ class Engine:
         if depth > self.max_depth:
             raise _TooDeep()
         run.writes += 1
+        run.triggers.add((table, op))
 
         # step 2: before rules, on the working copy
         before = self._by_trigger.get((table, op, "before"), ())
