@@ -5,61 +5,29 @@ tables, 252 initial records, 25 rules in world A; B modifies one rule (the
 approval threshold drops), C adds one (critical requests need a finance
 approval), D deletes one (cancelling no longer withdraws pending approvals).
 
-Everything is deterministic (fixed seed, no clock): ``python -m
-evals.worldshift.generate_ews`` rewrites the four files, and a test checks
-that the shipped files are exactly this script's output.
-
-Tests (150 per world) are picked from realistic candidate writes by running
-the true rules (``select_tests``, shared with the held-out family's
-generator): about half trigger rules (every rule of a world fires in at least
-3 tests), a quarter are near misses (a write on a rule's trigger whose
-condition just fails: a threshold met exactly, another choice value), a
-quarter unrelated writes. B, C and D each have at least 10 tests on the
-trigger of their changed, added or deleted rule; B's show the new threshold
-at work, D's show the deleted rule's effect gone.
+``python -m evals.worldshift.generate_ews`` rewrites the four files; a test
+checks that the shipped files are exactly its output. This module holds only
+what is the service desk's own: its schema, records, rules, shifts and
+candidate writes; ``_world_writer`` picks the tests (150 per world) and
+writes the files as it does for every family. B's tests show the new
+threshold at work, D's the deleted rule's effect gone.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import math
 import random
-import re
 import sys
-import tempfile
-from collections import Counter
-from pathlib import Path
 from typing import Any
 
-import yaml
+from memkit.rules import State
 
-from memkit.errors import MemkitError
-from memkit.rules import Action, Engine, World, load_world, parse_world
+from evals.worldshift._candidates import CandidateWrites, Limits, Row, pick_row
+from evals.worldshift._fields import boolean, choice, number, reference, string, table
+from evals.worldshift._world_writer import Shift, WorldFamily
 
-__all__ = [
-    "SHIFT_RULES",
-    "TESTS_PER_WORLD",
-    "WORLD_DIR",
-    "build_base",
-    "build_shifts",
-    "condition_fields",
-    "deleted_rule_tests",
-    "generate_family",
-    "write_files",
-    "dump_world",
-    "generate",
-    "main",
-    "parse_shifted",
-    "select_tests",
-    "thresholds",
-]
+__all__ = ["FAMILY", "build_shifts"]
 
-WORLD_DIR = Path(__file__).parent / "worlds"
-SEED = 20260
-TESTS_PER_WORLD = 150
-# world -> the rule its shift changes (modified in B, added in C, deleted in D)
-SHIFT_RULES = {"B": "R05", "C": "R26", "D": "R12"}
 
 _FIRST = ["Ada", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lea", "Mo", "Nia", "Oz", "Pia",
           "Quin", "Rui", "Sol", "Tess"]
@@ -75,68 +43,24 @@ _ITEMS = [
 ]
 
 TABLES: dict[str, Any] = {
-    "department": {"fields": {
-        "name": {"type": "string"},
-        "head": {"type": "reference", "ref": "user"},
-        "budget_limit": {"type": "number", "default": 0},
-    }},
-    "cost_center": {"fields": {
-        "code": {"type": "string"},
-        "department": {"type": "reference", "ref": "department"},
-        "balance": {"type": "number", "default": 0},
-        "frozen": {"type": "boolean", "default": False},
-    }},
-    "user": {"fields": {
-        "name": {"type": "string"},
-        "department": {"type": "reference", "ref": "department"},
-        "role": {"type": "choice", "choices": ["employee", "manager", "admin"], "default": "employee"},
-        "vip": {"type": "boolean", "default": False},
-        "active": {"type": "boolean", "default": True},
-    }},
-    "catalog_item": {"fields": {
-        "name": {"type": "string"},
-        "category": {"type": "choice", "choices": ["hardware", "software", "service"]},
-        "price": {"type": "number"},
-        "requires_approval": {"type": "boolean", "default": False},
-        "active": {"type": "boolean", "default": True},
-    }},
-    "request": {"fields": {
-        "opened_by": {"type": "reference", "ref": "user"},
-        "cost_center": {"type": "reference", "ref": "cost_center"},
-        "state": {"type": "choice", "choices": ["draft", "submitted", "approved", "rejected", "fulfilled", "cancelled"], "default": "draft"},
-        "priority": {"type": "choice", "choices": ["low", "normal", "high", "critical"], "default": "normal"},
-        "total": {"type": "number", "default": 0},
-        "item_count": {"type": "number", "default": 0},
-        "approval_required": {"type": "boolean", "default": False},
-    }},
-    "request_item": {"fields": {
-        "request": {"type": "reference", "ref": "request"},
-        "catalog_item": {"type": "reference", "ref": "catalog_item"},
-        "quantity": {"type": "number", "default": 1},
-        "unit_price": {"type": "number"},
-        "total": {"type": "number", "default": 0},
-        "state": {"type": "choice", "choices": ["open", "ordered", "delivered", "cancelled"], "default": "open"},
-    }},
-    "approval": {"fields": {
-        "request": {"type": "reference", "ref": "request"},
-        "approver": {"type": "reference", "ref": "user"},
-        "state": {"type": "choice", "choices": ["requested", "approved", "rejected"], "default": "requested"},
-        "level": {"type": "choice", "choices": ["manager", "finance"], "default": "manager"},
-    }},
-    "task": {"fields": {
-        "request": {"type": "reference", "ref": "request"},
-        "assigned_to": {"type": "reference", "ref": "user"},
-        "kind": {"type": "choice", "choices": ["fulfil", "procure", "review"], "default": "fulfil"},
-        "state": {"type": "choice", "choices": ["open", "in_progress", "closed", "cancelled"], "default": "open"},
-        "hours": {"type": "number", "default": 0},
-    }},
-    "budget": {"fields": {
-        "cost_center": {"type": "reference", "ref": "cost_center"},
-        "fiscal_year": {"type": "number"},
-        "amount": {"type": "number"},
-        "committed": {"type": "number", "default": 0},
-        "over_budget": {"type": "boolean", "default": False},
-    }},
+    "department": table(name=string(), head=reference("user"), budget_limit=number(0)),
+    "cost_center": table(code=string(), department=reference("department"), balance=number(0), frozen=boolean(False)),
+    "user": table(name=string(), department=reference("department"), role=choice(["employee", "manager", "admin"], "employee"),
+                  vip=boolean(False), active=boolean(True)),
+    "catalog_item": table(name=string(), category=choice(["hardware", "software", "service"]), price=number(),
+                          requires_approval=boolean(False), active=boolean(True)),
+    "request": table(opened_by=reference("user"), cost_center=reference("cost_center"),
+                     state=choice(["draft", "submitted", "approved", "rejected", "fulfilled", "cancelled"], "draft"),
+                     priority=choice(["low", "normal", "high", "critical"], "normal"), total=number(0), item_count=number(0),
+                     approval_required=boolean(False)),
+    "request_item": table(request=reference("request"), catalog_item=reference("catalog_item"), quantity=number(1), unit_price=number(),
+                          total=number(0), state=choice(["open", "ordered", "delivered", "cancelled"], "open")),
+    "approval": table(request=reference("request"), approver=reference("user"),
+                      state=choice(["requested", "approved", "rejected"], "requested"), level=choice(["manager", "finance"], "manager")),
+    "task": table(request=reference("request"), assigned_to=reference("user"), kind=choice(["fulfil", "procure", "review"], "fulfil"),
+                  state=choice(["open", "in_progress", "closed", "cancelled"], "open"), hours=number(0)),
+    "budget": table(cost_center=reference("cost_center"), fiscal_year=number(), amount=number(), committed=number(0),
+                    over_budget=boolean(False)),
 }
 
 
@@ -223,14 +147,16 @@ def _rules_a() -> list[dict[str, Any]]:
     ]
 
 
-def build_shifts() -> dict[str, dict[str, Any]]:
+def build_shifts() -> dict[str, Shift]:
     """The shift of B (modify R05), C (add R26) and D (delete R12)."""
     r05 = next(r for r in _rules_a() if r["id"] == "R05")
     r05_b = {**r05, "name": "Requests above 2000 need approval (policy tightened)", "condition": "changed(total) and current.total > 2000"}
     r26 = {"id": "R26", "name": "Escalating a request to critical asks finance for approval", "table": "request", "events": ["update"],
            "when": "after", "condition": "changes_to(priority, 'critical')",
            "actions": [{"create": {"table": "approval", "values": {"request": "current.id", "state": "'requested'", "level": "'finance'"}}}]}
-    return {"B": {"modify": [r05_b]}, "C": {"add": [r26]}, "D": {"delete": ["R12"]}}
+    return {"B": Shift("requests above 2000 (was 5000) need approval", {"modify": [r05_b]}),
+            "C": Shift("escalating a request to critical asks finance for approval", {"add": [r26]}),
+            "D": Shift("cancelling a request no longer withdraws its pending approvals", {"delete": ["R12"]})}
 
 
 def _records(rng: random.Random) -> dict[str, list[dict[str, Any]]]:
@@ -309,185 +235,6 @@ def _records(rng: random.Random) -> dict[str, list[dict[str, Any]]]:
             "request": requests, "request_item": lines, "approval": approvals, "task": tasks, "budget": budgets}
 
 
-def build_base() -> dict[str, Any]:
-    """World A without tests."""
-    rng = random.Random(SEED)
-    return {"format": "worldshift/1", "name": "ews-A",
-            "description": "EnterpriseWorldShift world A: IT service requests and procurement (ServiceNow-like), 9 tables, 25 rules.",
-            "tables": TABLES, "records": _records(rng), "rules": _rules_a()}
-
-
-# -- test selection, shared with the held-out family's generator ----------------------------------
-
-def thresholds(world: World) -> dict[tuple[str, str], set[float]]:
-    """(table, field) -> the numbers that rule conditions compare that field with."""
-    out: dict[tuple[str, str], set[float]] = {}
-    for rule in world.rules:
-        text = rule.to_dict().get("condition") or ""
-        for fname, num in re.findall(r"current\.(\w+)\s*[<>]=?\s*(-?\d+(?:\.\d+)?)", text):
-            out.setdefault((rule.table, fname), set()).add(float(num))
-    return out
-
-
-def condition_fields(world: World) -> dict[tuple[str, str], set[str]]:
-    """(table, event) -> fields of the triggering record that the conditions of that trigger's rules read."""
-    out: dict[tuple[str, str], set[str]] = {}
-    for r in world.rules:
-        text = r.to_dict().get("condition") or ""
-        names = set(re.findall(r"(?:current|previous)\.(\w+)", text)) | set(re.findall(r"\b(?:changed|changes_to|changes_from)\((\w+)", text))
-        for e in r.events:
-            out.setdefault((r.table, e), set()).update(names)
-    return out
-
-
-def _key(a: Action) -> tuple[Any, ...]:
-    """Tests with the same key are too alike for both to be picked (same record, same fields written)."""
-    return (a.op, a.table, a.id, tuple(sorted(a.values)) if a.op == "update" else ())
-
-
-_OP_SHARE = {"update": 0.6, "insert": 0.25, "delete": 0.15}
-
-
-def select_tests(world: World, candidates: list[Action], n: int, seed: int, *, focus: str | None = None,
-                 previous: World | None = None, prefer: list[Action] | None = None) -> list[Action]:
-    """Pick ``n`` tests from ``candidates`` by running the world's true rules on each.
-
-    About half trigger rules (every rule of the world fires in at least 3
-    picked tests: a greedy cover), a quarter are near misses (nothing changes
-    although the write is on a rule's trigger and touches what its condition
-    reads, or the rule fires and changes nothing), the rest unrelated writes.
-    ``prefer`` tests come first; with ``focus``, up to 12 tests that fire that
-    rule, those whose effects differ from ``previous`` (the world before the
-    shift) first. Candidates the schema refuses or that roll back are skipped.
-    """
-    rng = random.Random(seed)
-    engine = Engine(world.schema, world.rules)
-    initial = world.initial_state()
-    before = Engine(previous.schema, previous.rules) if previous is not None else None
-    cond = condition_fields(world)
-    rule_triggers = {(r.table, e) for r in world.rules for e in r.events}
-    pools: dict[str, list[tuple[Action, list[str]]]] = {"trigger": [], "near": [], "unrelated": []}
-    effects: dict[tuple[Any, ...], list[Any]] = {}
-    for a in candidates:
-        try:
-            res = engine.run(initial, a, validate=True)
-        except MemkitError:  # a candidate the schema refuses is simply not a test
-            continue
-        if res.error:
-            continue
-        fired = sorted(set(res.fired))
-        effects[_key(a)] = res.effects
-        if res.effects:
-            pools["trigger"].append((a, fired))
-        elif fired or ((a.table, a.op) in rule_triggers and (a.op != "update" or set(a.values) & cond.get((a.table, a.op), set()))):
-            pools["near"].append((a, fired))
-        else:
-            pools["unrelated"].append((a, fired))
-    for pool in pools.values():
-        rng.shuffle(pool)
-    chosen: list[Action] = []
-    keys: set[tuple[Any, ...]] = set()
-    counts: Counter[str] = Counter()
-    ops: Counter[str] = Counter()
-
-    def take(a: Action, fired: list[str]) -> bool:
-        if _key(a) in keys:
-            return False
-        chosen.append(a)
-        keys.add(_key(a))
-        counts.update(fired)
-        ops[a.op] += 1
-        return True
-
-    for a in prefer or []:
-        take(a, sorted(set(engine.run(initial, a).fired)))
-    if focus is not None:
-        ranked = []
-        per_op: Counter[str] = Counter()
-        for a, f in pools["trigger"]:
-            if focus in f:
-                same = before is not None and before.run(initial, a).effects == effects[_key(a)]
-                ranked.append((same, per_op[a.op], a, f))
-                per_op[a.op] += 1
-        for _same, _rank, a, f in sorted(ranked, key=lambda r: (r[0], r[1])):
-            if counts[focus] >= 12:
-                break
-            take(a, f)
-    while True:  # greedy cover: each pick fires as many rules still short of 3 tests as it can
-        gains = [(sum(1 for r in f if counts[r] < 3), -i) for i, (a, f) in enumerate(pools["trigger"]) if _key(a) not in keys]
-        if not gains or max(gains)[0] == 0:
-            break
-        take(*pools["trigger"][-max(gains)[1]])
-    have = {"trigger": len(chosen), "near": 0, "unrelated": 0}
-    quotas = {"trigger": max(n // 2, have["trigger"])}
-    quotas["near"] = (n - quotas["trigger"]) // 2
-    quotas["unrelated"] = n - quotas["trigger"] - quotas["near"]
-    def fill(kind: str, limit: int) -> None:
-        pool = [p for p in pools[kind] if _key(p[0]) not in keys]
-        while have[kind] < limit and len(chosen) < n and pool:
-            # least-used op (against its share) first, so that inserts and deletes are not crowded out by updates
-            least = min(_OP_SHARE, key=lambda o: (ops[o] / _OP_SHARE[o], o))
-            pick = next((p for p in pool if p[0].op == least), pool[0])
-            pool.remove(pick)
-            if take(*pick):
-                have[kind] += 1
-
-    for kind in ("trigger", "near", "unrelated"):
-        fill(kind, quotas[kind])
-    for kind in ("near", "unrelated", "trigger"):  # when a pool ran dry, the others make up the number
-        fill(kind, n)
-    rng.shuffle(chosen)
-    return chosen
-
-
-def deleted_rule_tests(world_before: World, candidates: list[Action], rule_id: str, n: int = 12) -> list[Action]:
-    """Up to ``n`` candidates whose effects in the world before the deletion of ``rule_id`` differ without that rule."""
-    engine = Engine(world_before.schema, world_before.rules)
-    without = Engine(world_before.schema, [r for r in world_before.rules if r.id != rule_id])
-    initial = world_before.initial_state()
-    groups: dict[tuple[Any, ...], list[Action]] = {}
-    for a in candidates:
-        try:
-            res = engine.run(initial, a, validate=True)
-        except MemkitError:
-            continue
-        if rule_id in res.fired and not res.error and res.effects != without.run(initial, a).effects:
-            group = groups.setdefault((a.op, a.table, tuple(sorted(a.values))), [])
-            if all(_key(x) != _key(a) for x in group):
-                group.append(a)
-    # round robin over kinds of write (table, op, fields), so that every way to the trigger is tested
-    out: list[Action] = []
-    for i in range(max((len(g) for g in groups.values()), default=0)):
-        out += [g[i] for g in groups.values() if i < len(g)]
-    return out[:n]
-
-
-def _tidy(value: Any) -> Any:
-    """Whole floats as ints (``640`` rather than ``640.0``): the same number to the engine, easier to read."""
-    if isinstance(value, dict):
-        return {k: _tidy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_tidy(v) for v in value]
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
-
-
-def dump_world(data: dict[str, Any]) -> str:
-    """A world as YAML text (key order kept, whole numbers without a decimal point)."""
-    return yaml.safe_dump(_tidy(data), sort_keys=False, allow_unicode=True, width=200)
-
-
-def parse_shifted(raw: dict[str, Any], files: dict[str, str], name: str) -> World:
-    """Load a shifted world against the files generated so far (in a temporary folder, never in WORLD_DIR)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        for fname, text in files.items():
-            (Path(tmp) / fname).write_text(text)
-        path = Path(tmp) / f"{name}.yaml"
-        path.write_text(dump_world(raw))
-        return load_world(path)
-
-
 # -- ews candidate writes --------------------------------------------------------------------------
 
 _DEPT_RENAMES = {"IT": "IT Services", "Finance": "Finance & Accounting", "Sales": "Sales EMEA", "Operations": "Business Operations",
@@ -501,11 +248,7 @@ _NEW_ID = {"department": "DEP9{:02d}", "cost_center": "CC9{:02d}", "user": "USR9
            "request": "REQ9{:03d}", "request_item": "RITM9{:03d}", "approval": "APR9{:02d}", "task": "TASK9{:03d}", "budget": "BUD9{:02d}"}
 
 
-def _whole(v: float) -> float | int:
-    return int(v) if float(v) == int(v) else v
-
-
-def _ews_numbers(table: str, fname: str, rec: dict[str, Any], state: Any, limits: dict[tuple[str, str], set[float]]) -> list[float | int]:
+def _ews_numbers(table: str, fname: str, rec: Row, state: State, limits: Limits, rng: random.Random) -> set[float]:
     """Plausible new values of a number field; on both sides of the thresholds the rules use where they apply."""
     base = float(rec.get(fname) or 0)
     vals: set[float] = set()
@@ -547,10 +290,11 @@ def _ews_numbers(table: str, fname: str, rec: dict[str, Any], state: Any, limits
         vals |= {base + 1500, base - 1500}
     else:
         vals |= {round(base * 1.1, 2)}
-    return sorted(_whole(v) for v in vals if v != base and v >= 0)
+    return vals
 
 
 def _rename(table: str, fname: str, rec: dict[str, Any], idx: int) -> str | None:
+    """A realistic new text for a name or code, or None for fields nobody renames."""
     cur = str(rec.get(fname) or "")
     if (table, fname) == ("user", "name"):
         first, last = cur.split(" ", 1)
@@ -566,11 +310,10 @@ def _rename(table: str, fname: str, rec: dict[str, Any], idx: int) -> str | None
     return None
 
 
-def _ews_insert(table: str, state: Any, rng: random.Random, k: int) -> dict[str, Any]:
+def _ews_insert(table: str, state: State, rng: random.Random, k: int) -> dict[str, Any]:
     """A realistic new record of ``table``; some fields left to their defaults."""
     def pick(t: str, where: Any = None) -> str:
-        rows = [r for r in state.rows(t) if where is None or where(r)]
-        return rows[rng.randrange(len(rows))]["id"]
+        return pick_row(state, rng, t, where)["id"]
 
     if table == "department":
         return {"name": _NEW_DEPTS[k % 5], "head": pick("user", lambda u: u["role"] == "manager"), "budget_limit": rng.choice([40000, 60000, 80000])}
@@ -616,94 +359,15 @@ def _ews_insert(table: str, state: Any, rng: random.Random, k: int) -> dict[str,
             "committed": rng.choice([0, 0, 5000])}
 
 
-def _candidates(world: World, rng: random.Random) -> list[Action]:
-    """Deterministic, realistic candidate writes of every kind on every table of an ews world."""
-    state = world.initial_state()
-    limits = thresholds(world)
-    out: list[Action] = []
-    for table, spec in world.schema.tables.items():
-        rows = state.rows(table)
-        for idx, rec in enumerate(rows):
-            for fname, fs in spec.fields.items():
-                cur = rec.get(fname)
-                if fs.type == "choice":
-                    out += [Action("update", table, rec["id"], {fname: c}) for c in fs.choices or () if c != cur]
-                elif fs.type == "boolean":
-                    out.append(Action("update", table, rec["id"], {fname: not bool(cur)}))
-                elif fs.type == "number":
-                    out += [Action("update", table, rec["id"], {fname: v}) for v in _ews_numbers(table, fname, rec, state, limits)]
-                elif fs.type == "reference":
-                    pool = [r["id"] for r in state.rows(fs.ref or "") if r["id"] != cur and (fs.ref != "user" or r["active"])]
-                    out.append(Action("update", table, rec["id"], {fname: pool[rng.randrange(len(pool))]}))
-                    if cur is not None and (table, fname) == ("task", "assigned_to"):
-                        out.append(Action("update", table, rec["id"], {fname: None}))
-                elif (new := _rename(table, fname, rec, idx)) is not None:
-                    out.append(Action("update", table, rec["id"], {fname: new}))
-            out.append(Action("delete", table, rec["id"]))
-        for k in range(20):
-            out.append(Action("insert", table, _NEW_ID[table].format(k + 1), _ews_insert(table, state, rng, k)))
-    return out
+def _references(table: str, fname: str, ref: str, cur: Any, state: State, rng: random.Random) -> list[Any]:
+    """Another record (an active user, for a user), and no one at all for a task's assignee."""
+    new = [pick_row(state, rng, ref, lambda r: r["id"] != cur and (ref != "user" or r["active"]))["id"]]
+    return new + [None] if cur is not None and (table, fname) == ("task", "assigned_to") else new
 
 
-def generate_family(
-    prefix: str,
-    base: dict[str, Any],
-    shifts: dict[str, dict[str, Any]],
-    descriptions: dict[str, str],
-    candidates: Callable[[World, random.Random], list[Action]],
-    shift_rules: dict[str, str],
-    tests_per_world: int,
-    seed: int,
-) -> dict[str, str]:
-    """File name -> YAML text of a family ``<prefix>-A`` ... ``-D``: A is ``base``; B, C, D apply ``shifts``.
-
-    Tests are picked by running the true rules on candidate writes; B and C
-    focus on their changed or added rule, D prefers writes that fired the
-    deleted rule in C.
-    """
-    world_a = parse_world(base, WORLD_DIR / f"{prefix}-A.yaml")
-    base["tests"] = [t.to_dict() for t in select_tests(world_a, candidates(world_a, random.Random(seed + 1)), tests_per_world, seed + 1)]
-    files = {f"{prefix}-A.yaml": dump_world(base)}
-    prev_name, prev_world = f"{prefix}-A", world_a
-    for i, key in enumerate("BCD"):
-        name = f"{prefix}-{key}"
-        raw = {"format": "worldshift/1", "name": name, "description": descriptions[key], "extends": f"{prev_name}.yaml", "shift": shifts[key]}
-        world = parse_shifted(raw, files, name)
-        world_seed = seed + 2 + i
-        pool = candidates(world, random.Random(world_seed))
-        if key == "D":
-            prefer = deleted_rule_tests(prev_world, candidates(prev_world, random.Random(world_seed)), shift_rules["D"])
-            tests = select_tests(world, pool, tests_per_world, world_seed, prefer=prefer)
-        else:
-            tests = select_tests(world, pool, tests_per_world, world_seed, focus=shift_rules[key], previous=prev_world)
-        raw["tests"] = [t.to_dict() for t in tests]
-        files[f"{name}.yaml"] = dump_world(raw)
-        prev_name, prev_world = name, world
-    return files
-
-
-def generate() -> dict[str, str]:
-    """File name -> YAML text of the four worlds."""
-    descriptions = {
-        "B": "EnterpriseWorldShift world B: a policy change - requests above 2000 (was 5000) need approval.",
-        "C": "EnterpriseWorldShift world C: an extension - escalating a request to critical asks finance for approval.",
-        "D": "EnterpriseWorldShift world D: a retirement - cancelling a request no longer withdraws its pending approvals.",
-    }
-    return generate_family("ews", build_base(), build_shifts(), descriptions, _candidates, SHIFT_RULES, TESTS_PER_WORLD, SEED)
-
-
-def write_files(files: dict[str, str]) -> int:
-    """Write generated world files into evals/worldshift/worlds/ and say so; returns 0 (an exit code)."""
-    for name, text in files.items():
-        (WORLD_DIR / name).write_text(text)
-        print(f"wrote {WORLD_DIR / name}")
-    return 0
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Rewrite the four world files in evals/worldshift/worlds/."""
-    return write_files(generate())
-
+FAMILY = WorldFamily("ews", "EnterpriseWorldShift", "IT service requests and procurement (ServiceNow-like)", 20260, 150, TABLES, _records, _rules_a,
+                     build_shifts, CandidateWrites(_ews_numbers, _ews_insert, _NEW_ID, 20, _rename, _references),
+                     held_out=False)
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(FAMILY.main())

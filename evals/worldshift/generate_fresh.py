@@ -13,38 +13,27 @@ The family exists so that a rule-discovery agent can be measured on worlds
 nobody tuned it on. It is built from the format spec and the engine only,
 never from agent code, and must never be used to tune an agent.
 
-Everything is deterministic (fixed seed, no clock): ``python -m
-evals.worldshift.generate_fresh`` rewrites the four files, and a test checks
-that the shipped files are exactly this script's output.
-
-Tests (60 per world) are picked from realistic candidate writes by running the
-true rules (``select_tests`` of generate_ews): half trigger rules (every rule
-of a world fires in at least 3 tests), a quarter are near misses (a write on
-a rule's trigger whose condition just fails: a threshold met exactly, another
-choice value, a delete with nothing hanging off it), a quarter unrelated
-writes. B, C and D each have at least 10 tests on the trigger of their
-changed, added or deleted rule; D's show that the deleted rule's effect is
-gone.
+``python -m evals.worldshift.generate_fresh`` rewrites the four files; a test
+checks that the shipped files are exactly its output. ``_world_writer`` picks
+the tests (60 per world) from this module's candidate writes, as for every
+family; D's show that the deleted rule's effect is gone.
 """
 
 from __future__ import annotations
 
 import random
 import sys
-from pathlib import Path
+from functools import partial
 from typing import Any
 
-from memkit.rules import Action, World
+from memkit.rules import State
 
-from evals.worldshift.generate_ews import generate_family, thresholds, write_files
+from evals.worldshift._candidates import CandidateWrites, Limits, Row, near_thresholds, numbered_ids, pick_row
+from evals.worldshift._fields import boolean, choice, number, reference, string, table
+from evals.worldshift._world_writer import Shift, WorldFamily
 
-__all__ = ["SHIFT_RULES", "TESTS_PER_WORLD", "WORLD_DIR", "build_base", "build_shifts", "generate", "main"]
+__all__ = ["FAMILY", "REVIEW_MG_A", "REVIEW_MG_B", "build_shifts"]
 
-WORLD_DIR = Path(__file__).parent / "worlds"
-SEED = 48213
-TESTS_PER_WORLD = 60
-# world -> the rule its shift changes (modified in B, added in C, deleted in D)
-SHIFT_RULES = {"B": "M16", "C": "M21", "D": "M19"}
 REVIEW_MG_A = 3000
 REVIEW_MG_B = 2000
 CHILD_AGE = 12
@@ -53,69 +42,23 @@ CREDIT_HOLD = 10000
 _SPECIALTIES = ["medicine", "surgery", "paediatrics", "maternity", "intensive_care"]
 
 TABLES: dict[str, Any] = {
-    "ward": {"fields": {
-        "name": {"type": "string"},
-        "specialty": {"type": "choice", "choices": _SPECIALTIES},
-        "capacity": {"type": "number"},
-        "occupied": {"type": "number", "default": 0},
-        "daily_rate": {"type": "number"},
-        "max_stay": {"type": "number"},
-        "open": {"type": "boolean", "default": True},
-        "full": {"type": "boolean", "default": False},
-    }},
-    "physician": {"fields": {
-        "name": {"type": "string"},
-        "specialty": {"type": "choice", "choices": _SPECIALTIES},
-        "on_duty": {"type": "boolean", "default": True},
-        "consultant": {"type": "boolean", "default": False},
-    }},
-    "patient": {"fields": {
-        "name": {"type": "string"},
-        "age": {"type": "number"},
-        "insurance": {"type": "choice", "choices": ["public", "private", "self_pay"], "default": "public"},
-        "balance": {"type": "number", "default": 0},
-        "credit_hold": {"type": "boolean", "default": False},
-    }},
-    "bed": {"fields": {
-        "ward": {"type": "reference", "ref": "ward"},
-        "label": {"type": "string"},
-        "kind": {"type": "choice", "choices": ["standard", "isolation", "monitored"], "default": "standard"},
-        "status": {"type": "choice", "choices": ["free", "occupied", "cleaning", "out_of_service"], "default": "free"},
-    }},
-    "admission": {"fields": {
-        "patient": {"type": "reference", "ref": "patient"},
-        "ward": {"type": "reference", "ref": "ward"},
-        "bed": {"type": "reference", "ref": "bed"},
-        "physician": {"type": "reference", "ref": "physician"},
-        "priority": {"type": "choice", "choices": ["elective", "urgent", "emergency"], "default": "elective"},
-        "state": {"type": "choice", "choices": ["planned", "admitted", "discharged", "cancelled"], "default": "planned"},
-        "days": {"type": "number", "default": 1},
-        "daily_rate": {"type": "number"},
-        "charge": {"type": "number", "default": 0},
-        "over_stay": {"type": "boolean", "default": False},
-    }},
-    "prescription": {"fields": {
-        "admission": {"type": "reference", "ref": "admission"},
-        "drug": {"type": "string"},
-        "dose_mg": {"type": "number"},
-        "doses_per_day": {"type": "number", "default": 1},
-        "daily_mg": {"type": "number", "default": 0},
-        "active": {"type": "boolean", "default": True},
-        "review": {"type": "boolean", "default": False},
-    }},
-    "invoice": {"fields": {
-        "admission": {"type": "reference", "ref": "admission"},
-        "patient": {"type": "reference", "ref": "patient"},
-        "amount": {"type": "number"},
-        "state": {"type": "choice", "choices": ["open", "sent", "paid", "void"], "default": "open"},
-    }},
-    "ward_task": {"fields": {
-        "ward": {"type": "reference", "ref": "ward"},
-        "bed": {"type": "reference", "ref": "bed"},
-        "admission": {"type": "reference", "ref": "admission"},
-        "kind": {"type": "choice", "choices": ["cleaning", "pharmacy_review", "discharge_planning", "transport"]},
-        "done": {"type": "boolean", "default": False},
-    }},
+    "ward": table(name=string(), specialty=choice(_SPECIALTIES), capacity=number(), occupied=number(0), daily_rate=number(),
+                  max_stay=number(), open=boolean(True), full=boolean(False)),
+    "physician": table(name=string(), specialty=choice(_SPECIALTIES), on_duty=boolean(True), consultant=boolean(False)),
+    "patient": table(name=string(), age=number(), insurance=choice(["public", "private", "self_pay"], "public"), balance=number(0),
+                     credit_hold=boolean(False)),
+    "bed": table(ward=reference("ward"), label=string(), kind=choice(["standard", "isolation", "monitored"], "standard"),
+                 status=choice(["free", "occupied", "cleaning", "out_of_service"], "free")),
+    "admission": table(patient=reference("patient"), ward=reference("ward"), bed=reference("bed"), physician=reference("physician"),
+                       priority=choice(["elective", "urgent", "emergency"], "elective"),
+                       state=choice(["planned", "admitted", "discharged", "cancelled"], "planned"), days=number(1), daily_rate=number(),
+                       charge=number(0), over_stay=boolean(False)),
+    "prescription": table(admission=reference("admission"), drug=string(), dose_mg=number(), doses_per_day=number(1), daily_mg=number(0),
+                          active=boolean(True), review=boolean(False)),
+    "invoice": table(admission=reference("admission"), patient=reference("patient"), amount=number(),
+                     state=choice(["open", "sent", "paid", "void"], "open")),
+    "ward_task": table(ward=reference("ward"), bed=reference("bed"), admission=reference("admission"),
+                       kind=choice(["cleaning", "pharmacy_review", "discharge_planning", "transport"]), done=boolean(False)),
 }
 
 _ID_PREFIX = {"ward": "WRD", "physician": "DOC", "patient": "PAT", "bed": "BED", "admission": "ADM", "prescription": "RX",
@@ -200,14 +143,16 @@ def _rules_a() -> list[dict[str, Any]]:
     ]
 
 
-def build_shifts() -> dict[str, dict[str, Any]]:
+def build_shifts() -> dict[str, Shift]:
     """The shifts: B modifies M16 (review threshold), C adds M21 (overstay planning task), D deletes M19 (discharge stops prescriptions)."""
     m21 = {"id": "M21", "name": "An admission that overstays opens a discharge planning task", "table": "admission",
            "events": ["insert", "update"], "when": "after", "condition": "changes_to(over_stay, true)",
            "actions": [{"create": {"table": "ward_task", "values": {"ward": "current.ward", "admission": "current.id",
                                                                "kind": "'discharge_planning'"}}}]}
-    return {"B": {"modify": [_review_rule(REVIEW_MG_B, f"Daily doses above {REVIEW_MG_B} mg need a pharmacist review (pharmacy policy tightened)")]},
-            "C": {"add": [m21]}, "D": {"delete": ["M19"]}}
+    m16_b = _review_rule(REVIEW_MG_B, f"Daily doses above {REVIEW_MG_B} mg need a pharmacist review (pharmacy policy tightened)")
+    return {"B": Shift(f"pharmacy reviews daily doses above {REVIEW_MG_B} mg (was {REVIEW_MG_A} mg)", {"modify": [m16_b]}),
+            "C": Shift("an admission that overstays its ward's maximum stay opens a discharge planning task", {"add": [m21]}),
+            "D": Shift("discharging a patient no longer stops the stay's active prescriptions", {"delete": ["M19"]})}
 
 
 # -- initial records -----------------------------------------------------------------------------
@@ -231,12 +176,6 @@ _DRUGS = [("Amoxicillin", 500, 3), ("Paracetamol", 1000, 4), ("Paracetamol", 500
           ("Vancomycin", 1000, 2), ("Ceftriaxone", 2000, 1), ("Omeprazole", 20, 1), ("Enoxaparin", 40, 1), ("Cefazolin", 1000, 3),
           ("Levetiracetam", 500, 2), ("Morphine", 10, 6), ("Piperacillin", 4000, 3), ("Furosemide", 40, 2)]
 _CHILD_DRUGS = [("Amoxicillin", 250, 3), ("Paracetamol", 240, 4), ("Ibuprofen", 100, 3)]
-_NEW_WARDS = [("Cardiology 5C", "medicine", 10, 980, 8), ("Orthopaedics 2D", "surgery", 8, 850, 6),
-              ("Neonatal Unit", "paediatrics", 4, 1900, 21), ("Day Surgery", "surgery", 6, 600, 1)]
-_NEW_PHYSICIANS = [("Dr. Ruth Adeyemi", "medicine"), ("Dr. Marco Bellini", "surgery"), ("Dr. Hana Sato", "paediatrics"),
-                   ("Dr. Jakob Lind", "intensive_care")]
-_NEW_DRUGS = [("Clopidogrel", 75, 1), ("Gabapentin", 600, 3), ("Meropenem", 1000, 3), ("Paracetamol", 1000, 3), ("Amoxicillin", 875, 2),
-              ("Valproate", 750, 2), ("Acetylcysteine", 600, 2), ("Aciclovir", 800, 5)]
 
 
 def _patient_name(i: int) -> str:
@@ -324,26 +263,12 @@ def _records(rng: random.Random) -> dict[str, list[dict[str, Any]]]:
             "prescription": prescriptions, "invoice": invoices, "ward_task": tasks}
 
 
-def build_base() -> dict[str, Any]:
-    """World A without tests."""
-    return {"format": "worldshift/1", "name": "fresh-A",
-            "description": "Fresh world A: hospital admissions and bed management, 8 tables, 20 rules. Never used to tune an agent.",
-            "tables": TABLES, "records": _records(random.Random(SEED)), "rules": _rules_a()}
-
-
 # -- candidate writes ----------------------------------------------------------------------------
 
-def _whole(v: float) -> float | int:
-    """Whole numbers as ints, so that candidate values read like an admin's input."""
-    return int(v) if float(v) == int(v) else v
-
-
-def _number_values(table: str, field: str, rec: dict[str, Any], state: Any, limits: set[float], rng: random.Random) -> list[float | int]:
+def _number_values(table: str, field: str, rec: Row, state: State, limits: Limits, rng: random.Random) -> set[float]:
     """Plausible new values of a number field: around its value, and on both sides of every threshold the rules compare it with."""
     base = float(rec.get(field) or 0)
-    values: set[float] = set()
-    for t in limits:
-        values |= {t, t + 1, t - 1}
+    values = near_thresholds(limits, table, field)
     if (table, field) == ("ward", "occupied"):
         values |= {rec["capacity"] - 1, rec["capacity"], rec["capacity"] + 1, base + 1, base - 1}
     elif (table, field) == ("ward", "capacity"):
@@ -364,10 +289,14 @@ def _number_values(table: str, field: str, rec: dict[str, Any], state: Any, limi
         values |= {round(base + rng.choice([500, 1500, 4000]), 2), round(base * 0.5, 2)}
     else:  # rates, charges, daily doses: a tariff or dose adjusted by a round share
         values |= {round(base * rng.choice([0.9, 1.1, 1.25])), base + rng.choice([50, 100])}
-    return sorted(_whole(v) for v in values if v != base and v >= 0)
+    return values
 
 
-def _rename(table: str, field: str, rec: dict[str, Any], idx: int) -> str | None:
+# the text some fields get appended when renamed
+_RENAME_SUFFIX = {("ward", "name"): " (North Wing)", ("bed", "label"): "A", ("prescription", "drug"): " (generic)"}
+
+
+def _rename(table: str, field: str, rec: Row, idx: int) -> str | None:
     """A realistic new text for a name-like field, or None for fields nobody renames."""
     cur = str(rec.get(field) or "")
     if (table, field) in (("patient", "name"), ("physician", "name")):
@@ -375,21 +304,21 @@ def _rename(table: str, field: str, rec: dict[str, Any], idx: int) -> str | None
         first, last = cur.rsplit(" ", 1)
         added = _LAST[(idx * 7 + 2) % len(_LAST)]
         return f"{first} {added if added != last else _LAST[0]}-{last}"
-    if (table, field) == ("ward", "name"):
-        return f"{cur} (North Wing)"
-    if (table, field) == ("bed", "label"):
-        return f"{cur}A"
-    if (table, field) == ("prescription", "drug"):
-        return f"{cur} (generic)"
-    return None
+    return cur + _RENAME_SUFFIX[(table, field)] if (table, field) in _RENAME_SUFFIX else None
 
 
-def _insert_values(table: str, state: Any, rng: random.Random, k: int) -> dict[str, Any]:
+# new records' names and the like
+_NEW_WARDS = [("Cardiology 5C", "medicine", 10, 980, 8), ("Orthopaedics 2D", "surgery", 8, 850, 6),
+              ("Neonatal Unit", "paediatrics", 4, 1900, 21), ("Day Surgery", "surgery", 6, 600, 1)]
+_NEW_PHYSICIANS = [("Dr. Ruth Adeyemi", "medicine"), ("Dr. Marco Bellini", "surgery"), ("Dr. Hana Sato", "paediatrics"),
+                   ("Dr. Jakob Lind", "intensive_care")]
+_NEW_DRUGS = [("Clopidogrel", 75, 1), ("Gabapentin", 600, 3), ("Meropenem", 1000, 3), ("Paracetamol", 1000, 3), ("Amoxicillin", 875, 2),
+              ("Valproate", 750, 2), ("Acetylcysteine", 600, 2), ("Aciclovir", 800, 5)]
+
+
+def _insert_values(table: str, state: State, rng: random.Random, k: int) -> dict[str, Any]:
     """A realistic new record of ``table`` (some fields left to their defaults or to the rules)."""
-    def pick(t: str, where: Any = None) -> dict[str, Any]:
-        rows = [r for r in state.rows(t) if where is None or where(r)]
-        return rows[rng.randrange(len(rows))]
-
+    pick = partial(pick_row, state, rng)
     if table == "ward":
         name, spec, cap, rate, stay = _NEW_WARDS[k % len(_NEW_WARDS)]
         out: dict[str, Any] = {"name": name, "specialty": spec, "capacity": cap, "daily_rate": rate, "max_stay": stay}
@@ -439,48 +368,8 @@ def _insert_values(table: str, state: Any, rng: random.Random, k: int) -> dict[s
     return out
 
 
-def _candidates(world: World, rng: random.Random) -> list[Action]:
-    """Deterministic candidate writes of every kind on every table."""
-    state = world.initial_state()
-    limits = thresholds(world)
-    out: list[Action] = []
-    for table, spec in world.schema.tables.items():
-        rows = state.rows(table)
-        for idx, rec in enumerate(rows):
-            for fname, fs in spec.fields.items():
-                cur = rec.get(fname)
-                if fs.type == "choice":
-                    out += [Action("update", table, rec["id"], {fname: c}) for c in fs.choices or () if c != cur]
-                elif fs.type == "boolean":
-                    out.append(Action("update", table, rec["id"], {fname: not bool(cur)}))
-                elif fs.type == "number":
-                    out += [Action("update", table, rec["id"], {fname: v})
-                            for v in _number_values(table, fname, rec, state, limits.get((table, fname), set()), rng)]
-                elif fs.type == "reference":
-                    pool = [r["id"] for r in state.rows(fs.ref or "") if r["id"] != cur]
-                    out.append(Action("update", table, rec["id"], {fname: pool[rng.randrange(len(pool))]}))
-                elif (new := _rename(table, fname, rec, idx)) is not None:
-                    out.append(Action("update", table, rec["id"], {fname: new}))
-            out.append(Action("delete", table, rec["id"]))
-        for k in range(16):
-            out.append(Action("insert", table, f"{_ID_PREFIX[table]}9{k + 1:02d}", _insert_values(table, state, rng, k)))
-    return out
-
-
-def generate() -> dict[str, str]:
-    """File name -> YAML text of the four fresh worlds."""
-    descriptions = {
-        "B": f"Fresh world B: a policy change - pharmacy reviews daily doses above {REVIEW_MG_B} mg (was {REVIEW_MG_A} mg).",
-        "C": "Fresh world C: an extension - an admission that overstays its ward's maximum stay opens a discharge planning task.",
-        "D": "Fresh world D: a retirement - discharging a patient no longer stops the stay's active prescriptions.",
-    }
-    return generate_family("fresh", build_base(), build_shifts(), descriptions, _candidates, SHIFT_RULES, TESTS_PER_WORLD, SEED)
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Rewrite the four fresh world files in evals/worldshift/worlds/."""
-    return write_files(generate())
-
+FAMILY = WorldFamily("fresh", "Fresh", "hospital admissions and bed management", 48213, 60, TABLES, _records, _rules_a,
+                     build_shifts, CandidateWrites(_number_values, _insert_values, numbered_ids(_ID_PREFIX), rename=_rename))
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(FAMILY.main())

@@ -11,102 +11,48 @@ The family measures how a rule-discovery agent generalises; it is built from
 the format spec and the engine only, never from agent code, and must never be
 used to tune an agent.
 
-Everything is deterministic (fixed seed, no clock): ``python -m
-evals.worldshift.generate_holdout`` rewrites the four files, and a test checks
-that the shipped files are exactly this script's output.
-
-Tests (60 per world) are picked from realistic candidate writes by running the
-true rules: half trigger rules (every rule of a world fires in at least 3
-tests), a quarter are near misses (a write on a rule's trigger whose condition
-just fails: a threshold met exactly, another choice value, a delete of a
-record with nothing hanging off it), a quarter unrelated writes. B, C and D
-each have at least 10 tests on the trigger of their changed, added or deleted
-rule; D's show that the deleted rule's effect is gone.
+``python -m evals.worldshift.generate_holdout`` rewrites the four files; a
+test checks that the shipped files are exactly its output. ``_world_writer``
+picks the tests (60 per world) from this module's candidate writes, as for
+every family; D's show that the deleted rule's effect is gone.
 """
 
 from __future__ import annotations
 
 import random
 import sys
-from pathlib import Path
 from typing import Any
 
-from memkit.rules import Action, World
+from memkit.rules import State
 
-from evals.worldshift.generate_ews import generate_family, thresholds, write_files
+from evals.worldshift._candidates import CandidateWrites, Limits, Row, numbered_ids, pick_row
+from evals.worldshift._fields import boolean, choice, number, reference, string, table
+from evals.worldshift._world_writer import Shift, WorldFamily
 
-__all__ = ["SHIFT_RULES", "TESTS_PER_WORLD", "WORLD_DIR", "build_base", "build_shifts", "generate", "main"]
+__all__ = ["FAMILY", "FEE_PER_KG_A", "FEE_PER_KG_B", "build_shifts"]
 
-WORLD_DIR = Path(__file__).parent / "worlds"
-SEED = 7321
-TESTS_PER_WORLD = 60
-# world -> the rule its shift changes (modified in B, added in C, deleted in D)
-SHIFT_RULES = {"B": "H11", "C": "H19", "D": "H10"}
 FEE_PER_KG_A = 1.8
 FEE_PER_KG_B = 2.25
 LOW_STOCK = 25
 APPROVAL_TOTAL = 5000
 
 TABLES: dict[str, Any] = {
-    "warehouse": {"fields": {
-        "name": {"type": "string"},
-        "region": {"type": "choice", "choices": ["north", "south", "east", "west"]},
-        "capacity": {"type": "number"},
-        "active": {"type": "boolean", "default": True},
-    }},
-    "supplier": {"fields": {
-        "name": {"type": "string"},
-        "rating": {"type": "number"},
-        "preferred": {"type": "boolean", "default": False},
-        "lead_days": {"type": "number", "default": 7},
-        "blocked": {"type": "boolean", "default": False},
-    }},
-    "product": {"fields": {
-        "name": {"type": "string"},
-        "category": {"type": "choice", "choices": ["electronics", "furniture", "apparel", "grocery", "tools"]},
-        "supplier": {"type": "reference", "ref": "supplier"},
-        "unit_cost": {"type": "number"},
-        "weight": {"type": "number"},
-        "discontinued": {"type": "boolean", "default": False},
-    }},
-    "stock": {"fields": {
-        "product": {"type": "reference", "ref": "product"},
-        "warehouse": {"type": "reference", "ref": "warehouse"},
-        "on_hand": {"type": "number", "default": 0},
-        "status": {"type": "choice", "choices": ["ok", "low", "out"], "default": "ok"},
-        "value": {"type": "number", "default": 0},
-    }},
-    "purchase_order": {"fields": {
-        "supplier": {"type": "reference", "ref": "supplier"},
-        "warehouse": {"type": "reference", "ref": "warehouse"},
-        "state": {"type": "choice", "choices": ["draft", "sent", "received", "cancelled"], "default": "draft"},
-        "total": {"type": "number", "default": 0},
-        "line_count": {"type": "number", "default": 0},
-        "needs_approval": {"type": "boolean", "default": False},
-    }},
-    "po_line": {"fields": {
-        "purchase_order": {"type": "reference", "ref": "purchase_order"},
-        "product": {"type": "reference", "ref": "product"},
-        "quantity": {"type": "number", "default": 1},
-        "unit_cost": {"type": "number"},
-        "amount": {"type": "number", "default": 0},
-        "received": {"type": "boolean", "default": False},
-    }},
-    "shipment": {"fields": {
-        "warehouse": {"type": "reference", "ref": "warehouse"},
-        "product": {"type": "reference", "ref": "product"},
-        "quantity": {"type": "number"},
-        "weight": {"type": "number"},
-        "service": {"type": "choice", "choices": ["standard", "express"], "default": "standard"},
-        "state": {"type": "choice", "choices": ["pending", "packed", "shipped", "delivered", "cancelled"], "default": "pending"},
-        "fee": {"type": "number", "default": 0},
-    }},
-    "alert": {"fields": {
-        "stock": {"type": "reference", "ref": "stock"},
-        "warehouse": {"type": "reference", "ref": "warehouse"},
-        "kind": {"type": "choice", "choices": ["out_of_stock", "damaged", "count_mismatch"]},
-        "open": {"type": "boolean", "default": True},
-    }},
+    "warehouse": table(name=string(), region=choice(["north", "south", "east", "west"]), capacity=number(), active=boolean(True)),
+    "supplier": table(name=string(), rating=number(), preferred=boolean(False), lead_days=number(7), blocked=boolean(False)),
+    "product": table(name=string(), category=choice(["electronics", "furniture", "apparel", "grocery", "tools"]),
+                     supplier=reference("supplier"), unit_cost=number(), weight=number(), discontinued=boolean(False)),
+    "stock": table(product=reference("product"), warehouse=reference("warehouse"), on_hand=number(0),
+                   status=choice(["ok", "low", "out"], "ok"), value=number(0)),
+    "purchase_order": table(supplier=reference("supplier"), warehouse=reference("warehouse"),
+                            state=choice(["draft", "sent", "received", "cancelled"], "draft"), total=number(0), line_count=number(0),
+                            needs_approval=boolean(False)),
+    "po_line": table(purchase_order=reference("purchase_order"), product=reference("product"), quantity=number(1), unit_cost=number(),
+                     amount=number(0), received=boolean(False)),
+    "shipment": table(warehouse=reference("warehouse"), product=reference("product"), quantity=number(), weight=number(),
+                      service=choice(["standard", "express"], "standard"),
+                      state=choice(["pending", "packed", "shipped", "delivered", "cancelled"], "pending"), fee=number(0)),
+    "alert": table(stock=reference("stock"), warehouse=reference("warehouse"), kind=choice(["out_of_stock", "damaged", "count_mismatch"]),
+                   open=boolean(True)),
 }
 
 _ID_PREFIX = {"warehouse": "WH", "supplier": "SUP", "product": "PRD", "stock": "STK", "purchase_order": "PO", "po_line": "POL",
@@ -185,14 +131,16 @@ def _rules_a() -> list[dict[str, Any]]:
     ]
 
 
-def build_shifts() -> dict[str, dict[str, Any]]:
+def build_shifts() -> dict[str, Shift]:
     """The shifts: B modifies H11 (fee per kg), C adds H19 (low stock reorders), D deletes H10 (out-of-stock alert)."""
     h19 = {"id": "H19", "name": "Stock that turns low raises a draft purchase order with the product's supplier", "table": "stock",
            "events": ["update"], "when": "after", "condition": "changes_to(status, 'low')",
            "actions": [{"create": {"table": "purchase_order", "values": {
                "supplier": "current.product.supplier", "warehouse": "current.warehouse", "state": "'draft'"}}}]}
-    return {"B": {"modify": [_fee_rule(FEE_PER_KG_B, f"Shipping fee is {FEE_PER_KG_B} per kg (carrier tariff raised)")]},
-            "C": {"add": [h19]}, "D": {"delete": ["H10"]}}
+    fee_b = _fee_rule(FEE_PER_KG_B, f"Shipping fee is {FEE_PER_KG_B} per kg (carrier tariff raised)")
+    return {"B": Shift(f"the carrier's shipping fee rises from {FEE_PER_KG_A} to {FEE_PER_KG_B} per kg", {"modify": [fee_b]}),
+            "C": Shift("stock that turns low raises a draft purchase order with the product's supplier", {"add": [h19]}),
+            "D": Shift("stock that runs out no longer opens an out-of-stock alert", {"delete": ["H10"]})}
 
 
 # -- initial records -----------------------------------------------------------------------------
@@ -287,21 +235,14 @@ def _records(rng: random.Random) -> dict[str, list[dict[str, Any]]]:
             "po_line": lines, "shipment": shipments, "alert": alerts}
 
 
-def build_base() -> dict[str, Any]:
-    """World A without tests."""
-    return {"format": "worldshift/1", "name": "holdout-A",
-            "description": "Held-out world A: warehouse inventory and purchasing, 8 tables, 18 rules. Never used to tune an agent.",
-            "tables": TABLES, "records": _records(random.Random(SEED)), "rules": _rules_a()}
-
-
 # -- candidate writes ----------------------------------------------------------------------------
 
-def _number_values(table: str, field: str, cur: Any, limits: set[float], rng: random.Random) -> list[float]:
+def _number_values(table: str, field: str, rec: Row, state: State, limits: Limits, rng: random.Random) -> set[float]:
     """Plausible new values of a number field: around its value, and on both sides of every threshold the rules use."""
-    base = float(cur or 0)
+    base = float(rec.get(field) or 0)
     whole = base == int(base) and field not in ("unit_cost", "weight", "rating")
     values: set[float] = set()
-    for t in limits:
+    for t in limits.get((table, field), set()):
         values |= {t, t + 1, t - 1} if whole or t == int(t) and t > 10 else {t, round(t + 0.1, 1), round(t - 0.1, 1)}
     step = rng.choice([0.5, 0.8, 1.25, 1.5, 2])
     values.add(round(base * step) if whole else round(base * step, 2))
@@ -310,13 +251,16 @@ def _number_values(table: str, field: str, cur: Any, limits: set[float], rng: ra
         values.add(0)
     if field == "rating":
         values |= {1.5, 3.5, 4.5}
-    return sorted(int(v) if v == int(v) else v for v in values if v != base and v >= 0 and not (field == "quantity" and v == 0))
+    if field == "quantity":
+        values.discard(0)
+    return values
 
 
-def _insert_values(table: str, state: Any, rng: random.Random, k: int) -> dict[str, Any]:
+def _insert_values(table: str, state: State, rng: random.Random, k: int) -> dict[str, Any]:
     """A realistic new record of ``table`` (some fields left to their defaults)."""
-    ids = {t: [r["id"] for r in state.rows(t)] for t in TABLES}
-    pick = lambda t: ids[t][rng.randrange(len(ids[t]))]  # noqa: E731 - a tiny local helper
+    def pick(t: str) -> str:
+        return pick_row(state, rng, t)["id"]
+
     if table == "warehouse":
         name, region = _NEW_WAREHOUSES[k % len(_NEW_WAREHOUSES)]
         return {"name": name, "region": region, "capacity": rng.choice([3000, 5000, 7500])}
@@ -349,53 +293,17 @@ def _insert_values(table: str, state: Any, rng: random.Random, k: int) -> dict[s
         if rng.random() < 0.8:
             out["weight"] = round(qty * product["weight"], 2)
         return out
-    st = state.rows("stock")[rng.randrange(len(state.rows("stock")))]
+    st = pick_row(state, rng, "stock")
     return {"stock": st["id"], "warehouse": st["warehouse"], "kind": rng.choice(["damaged", "count_mismatch", "out_of_stock"])}
 
 
-def _candidates(world: World, rng: random.Random) -> list[Action]:
-    """Deterministic candidate writes of every kind on every table."""
-    state = world.initial_state()
-    limits = thresholds(world)
-    out: list[Action] = []
-    for table, spec in world.schema.tables.items():
-        rows = state.rows(table)
-        for rec in rows:
-            for fname, fs in spec.fields.items():
-                cur = rec.get(fname)
-                if fs.type == "choice":
-                    out += [Action("update", table, rec["id"], {fname: c}) for c in fs.choices or () if c != cur]
-                elif fs.type == "boolean":
-                    out.append(Action("update", table, rec["id"], {fname: not bool(cur)}))
-                elif fs.type == "number":
-                    out += [Action("update", table, rec["id"], {fname: v})
-                            for v in _number_values(table, fname, cur, limits.get((table, fname), set()), rng)]
-                elif fs.type == "reference":
-                    pool = [r["id"] for r in state.rows(fs.ref or "") if r["id"] != cur]
-                    out.append(Action("update", table, rec["id"], {fname: pool[rng.randrange(len(pool))]}))
-                elif fname == "name" and table in _RENAMES:
-                    names = _RENAMES[table]
-                    out.append(Action("update", table, rec["id"], {fname: names[rows.index(rec) % len(names)]}))
-            out.append(Action("delete", table, rec["id"]))
-        for k in range(16):
-            out.append(Action("insert", table, f"{_ID_PREFIX[table]}9{k + 1:02d}", _insert_values(table, state, rng, k)))
-    return out
+def _rename(table: str, field: str, rec: dict[str, Any], idx: int) -> str | None:
+    """The idx-th of a table's new names, for the tables whose records get renamed."""
+    return _RENAMES[table][idx % len(_RENAMES[table])] if field == "name" and table in _RENAMES else None
 
 
-def generate() -> dict[str, str]:
-    """File name -> YAML text of the four held-out worlds."""
-    descriptions = {
-        "B": f"Held-out world B: a policy change - the carrier's shipping fee rises from {FEE_PER_KG_A} to {FEE_PER_KG_B} per kg.",
-        "C": "Held-out world C: an extension - stock that turns low raises a draft purchase order with the product's supplier.",
-        "D": "Held-out world D: a retirement - stock that runs out no longer opens an out-of-stock alert.",
-    }
-    return generate_family("holdout", build_base(), build_shifts(), descriptions, _candidates, SHIFT_RULES, TESTS_PER_WORLD, SEED)
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Rewrite the four held-out world files in evals/worldshift/worlds/."""
-    return write_files(generate())
-
+FAMILY = WorldFamily("holdout", "Held-out", "warehouse inventory and purchasing", 7321, 60, TABLES, _records, _rules_a,
+                     build_shifts, CandidateWrites(_number_values, _insert_values, numbered_ids(_ID_PREFIX), rename=_rename))
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(FAMILY.main())

@@ -12,38 +12,27 @@ The family exists so that a rule-discovery agent can be measured once on a
 family nobody tuned it on. It is built from the format spec and the engine
 only, never from agent code, and must never be used to tune an agent.
 
-Everything is deterministic (fixed seed, no clock): ``python -m
-evals.worldshift.generate_novel`` rewrites the four files, and a test checks
-that the shipped files are exactly this script's output.
-
-Tests (60 per world) are picked from realistic candidate writes by running the
-true rules (``select_tests`` of generate_ews): half trigger rules (every rule
-of a world fires in at least 3 tests), a quarter are near misses (a write on
-a rule's trigger whose condition just fails: a threshold met exactly, another
-choice value, a delete with nothing hanging off it), a quarter unrelated
-writes. B, C and D each have at least 10 tests on the trigger of their
-changed, added or deleted rule; D's show that the deleted rule's effect is
-gone.
+``python -m evals.worldshift.generate_novel`` rewrites the four files; a test
+checks that the shipped files are exactly its output. ``_world_writer`` picks
+the tests (60 per world) from this module's candidate writes, as for every
+family; D's show that the deleted rule's effect is gone.
 """
 
 from __future__ import annotations
 
 import random
 import sys
-from pathlib import Path
+from functools import partial
 from typing import Any
 
-from memkit.rules import Action, World
+from memkit.rules import State
 
-from evals.worldshift.generate_ews import generate_family, thresholds, write_files
+from evals.worldshift._candidates import CandidateWrites, Limits, Row, near_thresholds, numbered_ids, pick_row
+from evals.worldshift._fields import boolean, choice, number, reference, string, table
+from evals.worldshift._world_writer import Shift, WorldFamily
 
-__all__ = ["SHIFT_RULES", "TESTS_PER_WORLD", "WORLD_DIR", "build_base", "build_shifts", "generate", "main"]
+__all__ = ["FAMILY", "WAIVED_A", "WAIVED_B", "build_shifts"]
 
-WORLD_DIR = Path(__file__).parent / "worlds"
-SEED = 60917
-TESTS_PER_WORLD = 60
-# world -> the rule its shift changes (modified in B, added in C, deleted in D)
-SHIFT_RULES = {"B": "L17", "C": "L22", "D": "L11"}
 # member categories whose overdue fines are waived, before and after B's policy change
 WAIVED_A = ["child"]
 WAIVED_B = ["child", "senior"]
@@ -55,68 +44,23 @@ _CATEGORIES = ["adult", "student", "child", "senior"]
 _KINDS = ["book", "dvd", "audiobook", "magazine"]
 
 TABLES: dict[str, Any] = {
-    "branch": {"fields": {
-        "name": {"type": "string"},
-        "region": {"type": "choice", "choices": ["central", "north", "south", "east"]},
-        "daily_fine": {"type": "number"},
-        "open": {"type": "boolean", "default": True},
-    }},
-    "member": {"fields": {
-        "name": {"type": "string"},
-        "category": {"type": "choice", "choices": _CATEGORIES, "default": "adult"},
-        "home_branch": {"type": "reference", "ref": "branch"},
-        "loan_limit": {"type": "number", "default": 6},
-        "loans_out": {"type": "number", "default": 0},
-        "at_limit": {"type": "boolean", "default": False},
-        "balance": {"type": "number", "default": 0},
-        "blocked": {"type": "boolean", "default": False},
-    }},
-    "title": {"fields": {
-        "name": {"type": "string"},
-        "author": {"type": "string"},
-        "kind": {"type": "choice", "choices": _KINDS, "default": "book"},
-        "loan_days": {"type": "number"},
-        "replacement_cost": {"type": "number"},
-        "holds_waiting": {"type": "number", "default": 0},
-    }},
-    "copy": {"fields": {
-        "title": {"type": "reference", "ref": "title"},
-        "branch": {"type": "reference", "ref": "branch"},
-        "barcode": {"type": "string"},
-        "status": {"type": "choice", "choices": ["available", "on_loan", "on_hold_shelf", "lost", "withdrawn"], "default": "available"},
-        "condition": {"type": "choice", "choices": ["good", "worn", "damaged"], "default": "good"},
-    }},
-    "loan": {"fields": {
-        "member": {"type": "reference", "ref": "member"},
-        "copy": {"type": "reference", "ref": "copy"},
-        "branch": {"type": "reference", "ref": "branch"},
-        "state": {"type": "choice", "choices": ["active", "overdue", "returned", "lost"], "default": "active"},
-        "loan_days": {"type": "number"},
-        "days_overdue": {"type": "number", "default": 0},
-        "accrued_fine": {"type": "number", "default": 0},
-        "renewals": {"type": "number", "default": 0},
-    }},
-    "hold": {"fields": {
-        "member": {"type": "reference", "ref": "member"},
-        "title": {"type": "reference", "ref": "title"},
-        "pickup_branch": {"type": "reference", "ref": "branch"},
-        "copy": {"type": "reference", "ref": "copy"},
-        "state": {"type": "choice", "choices": ["waiting", "ready", "collected", "cancelled"], "default": "waiting"},
-    }},
-    "fine": {"fields": {
-        "member": {"type": "reference", "ref": "member"},
-        "loan": {"type": "reference", "ref": "loan"},
-        "amount": {"type": "number"},
-        "kind": {"type": "choice", "choices": ["overdue", "lost_item", "damage"], "default": "overdue"},
-        "state": {"type": "choice", "choices": ["open", "paid", "waived"], "default": "open"},
-    }},
-    "notice": {"fields": {
-        "member": {"type": "reference", "ref": "member"},
-        "loan": {"type": "reference", "ref": "loan"},
-        "hold": {"type": "reference", "ref": "hold"},
-        "kind": {"type": "choice", "choices": ["overdue", "hold_ready", "blocked", "loan_limit"]},
-        "sent": {"type": "boolean", "default": False},
-    }},
+    "branch": table(name=string(), region=choice(["central", "north", "south", "east"]), daily_fine=number(), open=boolean(True)),
+    "member": table(name=string(), category=choice(_CATEGORIES, "adult"), home_branch=reference("branch"), loan_limit=number(6),
+                    loans_out=number(0), at_limit=boolean(False), balance=number(0), blocked=boolean(False)),
+    "title": table(name=string(), author=string(), kind=choice(_KINDS, "book"), loan_days=number(), replacement_cost=number(),
+                   holds_waiting=number(0)),
+    "copy": table(title=reference("title"), branch=reference("branch"), barcode=string(),
+                  status=choice(["available", "on_loan", "on_hold_shelf", "lost", "withdrawn"], "available"),
+                  condition=choice(["good", "worn", "damaged"], "good")),
+    "loan": table(member=reference("member"), copy=reference("copy"), branch=reference("branch"),
+                  state=choice(["active", "overdue", "returned", "lost"], "active"), loan_days=number(), days_overdue=number(0),
+                  accrued_fine=number(0), renewals=number(0)),
+    "hold": table(member=reference("member"), title=reference("title"), pickup_branch=reference("branch"), copy=reference("copy"),
+                  state=choice(["waiting", "ready", "collected", "cancelled"], "waiting")),
+    "fine": table(member=reference("member"), loan=reference("loan"), amount=number(),
+                  kind=choice(["overdue", "lost_item", "damage"], "overdue"), state=choice(["open", "paid", "waived"], "open")),
+    "notice": table(member=reference("member"), loan=reference("loan"), hold=reference("hold"),
+                    kind=choice(["overdue", "hold_ready", "blocked", "loan_limit"]), sent=boolean(False)),
 }
 
 _ID_PREFIX = {"branch": "BR", "member": "MEM", "title": "TTL", "copy": "CPY", "loan": "LN", "hold": "HLD", "fine": "FIN",
@@ -209,13 +153,15 @@ def _rules_a() -> list[dict[str, Any]]:
     ]
 
 
-def build_shifts() -> dict[str, dict[str, Any]]:
+def build_shifts() -> dict[str, Shift]:
     """The shifts: B modifies L17 (waived categories), C adds L22 (loan limit notice), D deletes L11 (overdue notice)."""
     l22 = {"id": "L22", "name": "A member who reaches their loan limit is sent a notice", "table": "member", "events": ["update"],
            "when": "after", "condition": "changes_to(at_limit, true)",
            "actions": [{"create": {"table": "notice", "values": {"member": "current.id", "kind": "'loan_limit'"}}}]}
-    return {"B": {"modify": [_waiver_rule(WAIVED_B, "Overdue fines of child and senior members are waived (fines policy widened)")]},
-            "C": {"add": [l22]}, "D": {"delete": ["L11"]}}
+    l17_b = _waiver_rule(WAIVED_B, "Overdue fines of child and senior members are waived (fines policy widened)")
+    return {"B": Shift("overdue fines are waived for child and senior members (was child members only)", {"modify": [l17_b]}),
+            "C": Shift("a member who reaches their loan limit is sent a notice", {"add": [l22]}),
+            "D": Shift("a loan that becomes overdue no longer sends an overdue notice", {"delete": ["L11"]})}
 
 
 # -- initial records -----------------------------------------------------------------------------
@@ -244,10 +190,6 @@ _LIMITS = {"adult": 6, "student": 4, "child": 3, "senior": 6}
 # active or overdue loans of member i (members past the list have none)
 _ON_LOAN = [5, 3, 2, 2, 1, 4, 1, 2, 0, 1, 2, 1, 1, 1, 1, 0, 1, 1, 1, 0, 2]
 _N_MEMBERS = 30
-_NEW_BRANCHES = [("Harbourside", "south", 0.2), ("Hilltop", "north", 0.25), ("University Annex", "central", 0.1), ("Mill Lane", "east", 0.2)]
-_NEW_TITLES = [("The Long Field", "Cara Dunne", "book", 23), ("Chess Openings", "V. Petrov", "book", 31), ("Blue Planet II", "BBC", "dvd", 22),
-               ("Atomic Habits (audio)", "J. Clear", "audiobook", 29), ("Vogue June", "Condé Nast", "magazine", 7),
-               ("My First Atlas", "Pia Lunde", "book", 14.5)]
 
 
 def _member_name(i: int) -> str:
@@ -370,26 +312,12 @@ def _records(rng: random.Random) -> dict[str, list[dict[str, Any]]]:
             "notice": notices}
 
 
-def build_base() -> dict[str, Any]:
-    """World A without tests."""
-    return {"format": "worldshift/1", "name": "novel-A",
-            "description": "Novel world A: public library lending, 8 tables, 21 rules. Never used to tune an agent.",
-            "tables": TABLES, "records": _records(random.Random(SEED)), "rules": _rules_a()}
-
-
 # -- candidate writes ----------------------------------------------------------------------------
 
-def _whole(v: float) -> float | int:
-    """Whole numbers as ints, so that candidate values read like an admin's input."""
-    return int(v) if float(v) == int(v) else v
-
-
-def _number_values(table: str, field: str, rec: dict[str, Any], limits: set[float], rng: random.Random) -> list[float | int]:
+def _number_values(table: str, field: str, rec: Row, state: State, limits: Limits, rng: random.Random) -> set[float]:
     """Plausible new values of a number field: around its value, and on both sides of every threshold the rules compare it with."""
     base = float(rec.get(field) or 0)
-    values: set[float] = set()
-    for t in limits:
-        values |= {t, t + 1, t - 1}
+    values = near_thresholds(limits, table, field)
     if (table, field) == ("loan", "days_overdue"):
         values |= {base + rng.choice([3, 7, 14])}
     elif (table, field) == ("member", "loans_out"):
@@ -407,10 +335,14 @@ def _number_values(table: str, field: str, rec: dict[str, Any], limits: set[floa
         values |= {round(base + rng.choice([2.5, 5, 10]), 2), round(base * 0.5, 2)}
     else:  # renewals and the like: one more
         values |= {base + 1}
-    return sorted(_whole(v) for v in values if v != base and v >= 0)
+    return values
 
 
-def _rename(table: str, field: str, rec: dict[str, Any], idx: int) -> str | None:
+# the text some fields get appended when renamed
+_RENAME_SUFFIX = {("branch", "name"): " Branch", ("title", "name"): " (2nd edition)", ("copy", "barcode"): "R"}
+
+
+def _rename(table: str, field: str, rec: Row, idx: int) -> str | None:
     """A realistic new text for a name-like field, or None for fields nobody renames."""
     cur = str(rec.get(field) or "")
     if (table, field) == ("member", "name"):
@@ -418,21 +350,19 @@ def _rename(table: str, field: str, rec: dict[str, Any], idx: int) -> str | None
         first, last = cur.rsplit(" ", 1)
         added = _LAST[(idx * 7 + 3) % len(_LAST)]
         return f"{first} {added if added != last else _LAST[0]}"
-    if (table, field) == ("branch", "name"):
-        return f"{cur} Branch"
-    if (table, field) == ("title", "name"):
-        return f"{cur} (2nd edition)"
-    if (table, field) == ("copy", "barcode"):
-        return f"{cur}R"
-    return None
+    return cur + _RENAME_SUFFIX[(table, field)] if (table, field) in _RENAME_SUFFIX else None
 
 
-def _insert_values(table: str, state: Any, rng: random.Random, k: int) -> dict[str, Any]:
+# new records' names and the like
+_NEW_BRANCHES = [("Harbourside", "south", 0.2), ("Hilltop", "north", 0.25), ("University Annex", "central", 0.1), ("Mill Lane", "east", 0.2)]
+_NEW_TITLES = [("The Long Field", "Cara Dunne", "book", 23), ("Chess Openings", "V. Petrov", "book", 31), ("Blue Planet II", "BBC", "dvd", 22),
+               ("Atomic Habits (audio)", "J. Clear", "audiobook", 29), ("Vogue June", "Condé Nast", "magazine", 7),
+               ("My First Atlas", "Pia Lunde", "book", 14.5)]
+
+
+def _insert_values(table: str, state: State, rng: random.Random, k: int) -> dict[str, Any]:
     """A realistic new record of ``table`` (some fields left to their defaults or to the rules)."""
-    def pick(t: str, where: Any = None) -> dict[str, Any]:
-        rows = [r for r in state.rows(t) if where is None or where(r)]
-        return rows[rng.randrange(len(rows))]
-
+    pick = partial(pick_row, state, rng)
     if table == "branch":
         name, region, fine = _NEW_BRANCHES[k % len(_NEW_BRANCHES)]
         out: dict[str, Any] = {"name": name, "region": region, "daily_fine": fine}
@@ -489,48 +419,8 @@ def _insert_values(table: str, state: Any, rng: random.Random, k: int) -> dict[s
     return out
 
 
-def _candidates(world: World, rng: random.Random) -> list[Action]:
-    """Deterministic candidate writes of every kind on every table."""
-    state = world.initial_state()
-    limits = thresholds(world)
-    out: list[Action] = []
-    for table, spec in world.schema.tables.items():
-        rows = state.rows(table)
-        for idx, rec in enumerate(rows):
-            for fname, fs in spec.fields.items():
-                cur = rec.get(fname)
-                if fs.type == "choice":
-                    out += [Action("update", table, rec["id"], {fname: c}) for c in fs.choices or () if c != cur]
-                elif fs.type == "boolean":
-                    out.append(Action("update", table, rec["id"], {fname: not bool(cur)}))
-                elif fs.type == "number":
-                    out += [Action("update", table, rec["id"], {fname: v})
-                            for v in _number_values(table, fname, rec, limits.get((table, fname), set()), rng)]
-                elif fs.type == "reference":
-                    pool = [r["id"] for r in state.rows(fs.ref or "") if r["id"] != cur]
-                    out.append(Action("update", table, rec["id"], {fname: pool[rng.randrange(len(pool))]}))
-                elif (new := _rename(table, fname, rec, idx)) is not None:
-                    out.append(Action("update", table, rec["id"], {fname: new}))
-            out.append(Action("delete", table, rec["id"]))
-        for k in range(16):
-            out.append(Action("insert", table, f"{_ID_PREFIX[table]}9{k + 1:02d}", _insert_values(table, state, rng, k)))
-    return out
-
-
-def generate() -> dict[str, str]:
-    """File name -> YAML text of the four novel worlds."""
-    descriptions = {
-        "B": "Novel world B: a policy change - overdue fines are waived for child and senior members (was child members only).",
-        "C": "Novel world C: an extension - a member who reaches their loan limit is sent a notice.",
-        "D": "Novel world D: a retirement - a loan that becomes overdue no longer sends an overdue notice.",
-    }
-    return generate_family("novel", build_base(), build_shifts(), descriptions, _candidates, SHIFT_RULES, TESTS_PER_WORLD, SEED)
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Rewrite the four novel world files in evals/worldshift/worlds/."""
-    return write_files(generate())
-
+FAMILY = WorldFamily("novel", "Novel", "public library lending", 60917, 60, TABLES, _records, _rules_a,
+                     build_shifts, CandidateWrites(_number_values, _insert_values, numbered_ids(_ID_PREFIX), rename=_rename))
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(FAMILY.main())
