@@ -56,6 +56,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="what the consolidation head reads: the most recent item's tokens, or all tokens")
     r.add_argument("--read-positions", choices=["last", "all"], default="last",
                    help="where the memory is read: the most recent item's tokens, or every token (LION)")
+    r.add_argument("--long-window", type=int, default=50, help="items summarized for the memory query (LION)")
+    r.add_argument("--memory-after", type=int, default=None, help="encoder blocks below the memory layer (default: half)")
+    r.add_argument("--memory-dropout", type=float, default=0.0, help="dropout on the memory read (LION)")
+    r.add_argument("--value-init-std", type=float, default=None, help="std of the memory values' init (default dim**-0.5)")
+    r.add_argument("--finetune-scope", choices=["all", "memory"], default="all",
+                   help="LION variants on P1..: fine-tune every parameter, or only the memory, its query context and head")
     r.add_argument("--threads", type=int, default=1, help="torch threads")
     r.add_argument("--data-dir", default=None, help="folder of the recsys files (default ../shared/data/recsys)")
     r.add_argument("--json", dest="json_path", default=None, help="write settings and results here")
@@ -88,6 +94,11 @@ def _run(args: argparse.Namespace) -> int:
             consolidation_weight=args.consolidation_weight,
             consolidation_pool=args.consolidation_pool,
             read_positions=args.read_positions,
+            long_window=args.long_window,
+            memory_after=args.memory_after,
+            memory_dropout=args.memory_dropout,
+            value_init_std=args.value_init_std,
+            finetune_scope=args.finetune_scope,
             threads=args.threads,
             data_dir=args.data_dir,
         )

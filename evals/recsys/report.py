@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.console import Console
@@ -11,7 +11,7 @@ from rich.table import Table
 
 from evals.recsys.runner import MethodResult, Prepared, RunSettings
 
-__all__ = ["build_payload", "average_over_periods", "print_tables", "plot"]
+__all__ = ["build_payload", "average_over_periods", "paired_differences", "print_tables", "plot"]
 
 
 def build_payload(
@@ -47,6 +47,7 @@ def build_payload(
         },
         "results": rows,
         "average_p1_p4": average_over_periods(rows),
+        "paired_vs_tiger": paired_differences(results, prepared.groups),
         "slot_overlap": overlaps,
         "step_time": step_time,
         "losses": {r.method: r.losses for r in results},
@@ -69,6 +70,43 @@ def average_over_periods(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]
     return out
 
 
+def paired_differences(
+    results: Sequence[MethodResult], groups: Mapping[int, Sequence[str]], ks: Sequence[int] = (10, 20)
+) -> list[dict[str, Any]]:
+    """Each method's Recall@k minus tiger's, example by example, averaged over the periods, with a standard error.
+
+    Both methods predicted the same examples in the same order, so the
+    difference is taken per example (hit minus hit: -1, 0 or 1), averaged per
+    period and then over the periods as ``average_p1_p4`` does; its standard
+    error is ``sqrt(sum_p var_p / n_p) / n_periods``. Pairing removes the
+    examples both methods get right or wrong from the noise, so this is the
+    yardstick for "is the difference larger than chance". One row per
+    (method, group, k); none when tiger did not run.
+    """
+    base = next((r for r in results if r.method == "tiger"), None)
+    if base is None or not base.hits:
+        return []
+    out: list[dict[str, Any]] = []
+    for res in results:
+        if res is base or [(p, u) for p, u, _ in res.hits] != [(p, u) for p, u, _ in base.hits]:
+            continue
+        labels = list(dict.fromkeys(g for _, u, _ in base.hits for g in groups[u]))
+        for group in labels:
+            for k in ks:
+                per_period: dict[int, list[float]] = defaultdict(list)
+                for (period, user, rank), (_, _, rank0) in zip(res.hits, base.hits, strict=True):
+                    if group in groups[user]:
+                        per_period[period].append(float(0 <= rank < k) - float(0 <= rank0 < k))
+                n = len(per_period)
+                means = [sum(d) / len(d) for d in per_period.values()]
+                var = sum(
+                    sum((x - m) ** 2 for x in d) / len(d) / len(d) for d, m in zip(per_period.values(), means, strict=True)
+                )
+                out.append({"method": res.method, "group": group, "k": k, "diff": sum(means) / n,
+                            "se": var**0.5 / n, "samples": sum(len(d) for d in per_period.values())})
+    return out
+
+
 def print_tables(console: Console, payload: dict[str, Any]) -> None:
     """Per-period overall table, per-group averages with change vs tiger, slot overlap, step time."""
     data = payload["settings"]["data"]
@@ -84,7 +122,8 @@ def print_tables(console: Console, payload: dict[str, Any]) -> None:
     methods = list(dict.fromkeys(r["method"] for r in avg))
     groups = list(dict.fromkeys(r["group"] for r in avg))
     value = {(r["method"], r["group"]): r["recall@10"] for r in avg}
-    g = Table(title=f"{data}: Recall@10 averaged over P1-P4, per group (change vs tiger)")
+    paired = {(r["method"], r["group"]): r for r in payload.get("paired_vs_tiger", []) if r["k"] == 10}
+    g = Table(title=f"{data}: Recall@10 averaged over P1-P4, per group (change vs tiger; paired difference +- one standard error)")
     g.add_column("group")
     for m in methods:
         g.add_column(m, justify="right")
@@ -96,6 +135,9 @@ def print_tables(console: Console, payload: dict[str, Any]) -> None:
             cell = "" if v is None else f"{v:.4f}"
             if v is not None and base and m != "tiger":
                 cell += f" ({(v - base) / base * 100:+.1f}%)"
+                pair = paired.get((m, group))
+                if pair is not None:
+                    cell += f" {pair['diff']:+.4f}+-{pair['se']:.4f}"
             cells.append(cell)
         g.add_row(group, *cells)
     console.print(g)

@@ -25,7 +25,7 @@ from stores.parametric.recommender import GenerativeRecommender, RecConfig
 from stores.parametric.semantic_ids import SemanticIds, build_semantic_ids, item_vectors
 
 from evals.recsys.data import load_dataset, subsample
-from evals.recsys.metrics import GroupedMetrics
+from evals.recsys.metrics import GroupedMetrics, hit_rank
 from evals.recsys.protocol import (
     Example,
     activity_groups,
@@ -77,6 +77,12 @@ class RunSettings(BaseModel):
     consolidation_weight: float = 0.5
     consolidation_pool: Literal["last", "mean"] = "last"
     read_positions: Literal["last", "all"] = "last"
+    memory_after: int | None = Field(None, ge=1, description="encoder blocks below the memory (None: the middle)")
+    memory_dropout: float = Field(0.0, ge=0.0, lt=1.0, description="dropout on the memory read")
+    value_init_std: float | None = Field(None, ge=0.0, description="std of the values' init (None: dim ** -0.5)")
+    finetune_scope: Literal["all", "memory"] = Field(
+        "all", description="LION variants, periods 1..: train every parameter, or the memory (+ its query context and head) only"
+    )
     lr: float = 1e-3
     value_lr: float = 5e-2
     sid_levels: int = 3
@@ -119,6 +125,9 @@ class MethodResult:
     eval_seconds: float = 0.0
     slot_usage: SlotUsage | None = None
     losses: list[dict[str, float]] = field(default_factory=list)
+    # every evaluated example in evaluation order: (period, user, 0-based rank of the target or -1);
+    # the order is the same for every method of a run, so methods can be compared example by example
+    hits: list[tuple[int, int, int]] = field(default_factory=list)
 
     @property
     def step_seconds(self) -> float:
@@ -175,7 +184,12 @@ def build_model(method: str, settings: RunSettings, sids: SemanticIds) -> Genera
     memory = None
     if method.startswith("lion"):
         memory = PKMConfig(
-            dim=settings.d_model, n_keys=settings.n_keys, heads=settings.memory_heads, topk=settings.topk
+            dim=settings.d_model,
+            n_keys=settings.n_keys,
+            heads=settings.memory_heads,
+            topk=settings.topk,
+            dropout=settings.memory_dropout,
+            value_init_std=settings.value_init_std,
         )
     config = RecConfig(
         d_model=settings.d_model,
@@ -189,6 +203,7 @@ def build_model(method: str, settings: RunSettings, sids: SemanticIds) -> Genera
         consolidation_weight=0.0 if method == "lion-no-consolidation" else settings.consolidation_weight,
         consolidation_pool=settings.consolidation_pool,
         read_positions=settings.read_positions,
+        memory_after=settings.memory_after,
         lr=settings.lr,
         value_lr=settings.value_lr,
     )
@@ -243,7 +258,8 @@ def run_method(
                 trace.append(("train", step.periods[-1], touched))
             epochs = settings.epochs if step.fresh else settings.finetune_epochs
             torch.manual_seed(settings.seed + 1000 + index)
-            report = model.consolidate(data, epochs=epochs, on_step=advance)
+            scope = "all" if step.fresh or not model.has_memory else settings.finetune_scope
+            report = model.consolidate(data, epochs=epochs, on_step=advance, trainable=scope)
             result.train_seconds += report.seconds
             result.train_steps += report.steps
             result.losses.append({"step": index, "periods": list(step.periods), **report.losses})
@@ -259,6 +275,8 @@ def run_method(
                 ranked = model.recommend(batch, beam=settings.beam).tolist()
                 for example, items, target in zip(chunk, ranked, batch.target.tolist(), strict=True):
                     metrics.add(items, target, example.user, prepared.groups[example.user])
+                    rank = hit_rank(items, target)
+                    result.hits.append((period, example.user, -1 if rank is None else rank))
                 if advance is not None:
                     advance(1)
             result.eval_seconds += time.perf_counter() - start

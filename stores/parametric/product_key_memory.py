@@ -43,6 +43,8 @@ class PKMConfig:
         from more than the hidden state, e.g. hidden state + long history).
     value_dim: width of a value; the read is projected back to dim when it differs.
     dropout: dropout on the read before it is added to the hidden state.
+    value_init_std: std of the values' normal init (None: value_dim ** -0.5,
+        as Lample et al.; 0 starts the memory as a no-op read).
     sparse: sparse value gradients (needs torch.optim.SparseAdam for the values).
     """
 
@@ -54,6 +56,7 @@ class PKMConfig:
     query_dim: int | None = None
     value_dim: int | None = None
     dropout: float = 0.0
+    value_init_std: float | None = None
     sparse: bool = False
 
     def __post_init__(self) -> None:
@@ -97,7 +100,11 @@ class ProductKeyMemory(nn.Module):
         # keys: (heads, 2 halves, n_keys, key_dim // 2)
         self.keys = nn.Parameter(torch.randn(c.heads, 2, c.n_keys, c.key_dim // 2) / (c.key_dim // 2) ** 0.5)
         self.values = nn.EmbeddingBag(c.n_slots, vdim, mode="sum", sparse=c.sparse)
-        nn.init.normal_(self.values.weight, std=vdim**-0.5)
+        std = vdim**-0.5 if c.value_init_std is None else c.value_init_std
+        if std > 0:
+            nn.init.normal_(self.values.weight, std=std)
+        else:
+            nn.init.zeros_(self.values.weight)
         self.out = nn.Linear(vdim, c.dim, bias=False) if vdim != c.dim else nn.Identity()
         self.dropout = nn.Dropout(c.dropout) if c.dropout > 0 else nn.Identity()
 

@@ -64,6 +64,8 @@ class RecConfig:
     # "this item, for this user's long history", what next-item recall needs, at 1/window of
     # the cost); "all" = every token of the window
     read_positions: str = "last"
+    # encoder blocks below the memory layer (None: encoder_layers // 2, the middle)
+    memory_after: int | None = None
     lr: float = 1e-3
     value_lr: float = 2e-2
     grad_clip: float = 1.0
@@ -78,6 +80,8 @@ class RecConfig:
             raise ConfigError(f"consolidation_pool must be 'last' or 'mean', got {self.consolidation_pool!r}")
         if self.read_positions not in ("last", "all"):
             raise ConfigError(f"read_positions must be 'last' or 'all', got {self.read_positions!r}")
+        if self.memory_after is not None and not 1 <= self.memory_after <= self.encoder_layers - 1:
+            raise ConfigError(f"memory_after must be in 1..encoder_layers-1, got {self.memory_after}")
         if self.d_model % self.n_heads:
             raise ConfigError(f"d_model {self.d_model} is not divisible by n_heads {self.n_heads}")
 
@@ -174,7 +178,7 @@ class GenerativeRecommender(nn.Module):
                 c.d_model, c.n_heads, c.ff_dim, c.dropout, batch_first=True, norm_first=True
             )
 
-        mid = c.encoder_layers // 2
+        mid = c.encoder_layers // 2 if c.memory_after is None else c.memory_after
         self.lower = nn.ModuleList(enc_layer() for _ in range(mid))
         self.upper = nn.ModuleList(enc_layer() for _ in range(c.encoder_layers - mid))
         self.enc_norm = nn.LayerNorm(c.d_model)
@@ -309,8 +313,37 @@ class GenerativeRecommender(nn.Module):
         on_step: Callable[[int], None] | None = None,
         **options: Any,
     ) -> ConsolidationReport:
-        """Train on ``batches`` for ``epochs`` (a fresh optimizer per call: one period's fine-tuning)."""
+        """Train on ``batches`` for ``epochs`` (a fresh optimizer per call: one period's fine-tuning).
+
+        ``trainable="memory"`` (LION only) trains the memory layer, its
+        long-history context net and the consolidation head, the backbone
+        frozen; the default ``"all"`` trains every parameter.
+        """
         batches = list(batches)
+        trainable = options.get("trainable", "all")
+        if trainable not in ("all", "memory"):
+            raise ConfigError(f"trainable must be 'all' or 'memory', got {trainable!r}")
+        if trainable == "memory" and not self.has_memory:
+            raise ConfigError("trainable='memory' needs a model with a memory layer")
+        frozen: list[nn.Parameter] = []
+        if trainable == "memory":
+            keep = {id(p) for m in (self.memory, self.context, self.consolidation_head) for p in m.parameters()}
+            frozen = [p for p in self.parameters() if id(p) not in keep and p.requires_grad]
+            for p in frozen:
+                p.requires_grad_(False)
+        try:
+            return self._train_loop(batches, epochs, on_step, options)
+        finally:
+            for p in frozen:
+                p.requires_grad_(True)
+
+    def _train_loop(
+        self,
+        batches: list[RecBatch],
+        epochs: int,
+        on_step: Callable[[int], None] | None,
+        options: Mapping[str, Any],
+    ) -> ConsolidationReport:
         optimizers = make_optimizers(self, options.get("lr", self.config.lr), options.get("value_lr", self.config.value_lr))
         self.train()
         steps, examples, seconds = 0, 0, 0.0

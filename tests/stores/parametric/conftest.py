@@ -20,8 +20,11 @@ def sids() -> SemanticIds:
     return build_semantic_ids(item_vectors(seqs, N_ITEMS, dim=8, seed=0), levels=2, codebook=4, seed=0)
 
 
-def tiny_config(memory: bool = True, **kw: object) -> RecConfig:
-    pkm = PKMConfig(dim=16, n_keys=4, heads=2, topk=2, key_dim=8) if memory else None
+def tiny_config(memory: bool | PKMConfig = True, **kw: object) -> RecConfig:
+    if isinstance(memory, PKMConfig):
+        pkm: PKMConfig | None = memory
+    else:
+        pkm = PKMConfig(dim=16, n_keys=4, heads=2, topk=2, key_dim=8) if memory else None
     base = dict(d_model=16, n_heads=2, encoder_layers=2, decoder_layers=1, ff_dim=32, window=4, long_window=8, memory=pkm, dropout=0.0)
     base.update(kw)
     return RecConfig(**base)  # type: ignore[arg-type]

@@ -7,6 +7,7 @@ import torch
 
 from memkit.errors import ConfigError
 from memkit.parametric import ParametricMemory
+from stores.parametric.product_key_memory import PKMConfig
 from stores.parametric.recommender import GenerativeRecommender
 from stores.parametric.semantic_ids import SemanticIds
 
@@ -147,3 +148,35 @@ def test_last_position_read_touches_only_the_most_recent_item(sids: SemanticIds)
 def test_bad_read_positions_is_a_config_error() -> None:
     with pytest.raises(ConfigError, match="read_positions"):
         tiny_config(read_positions="first")
+
+
+def test_memory_only_finetuning_leaves_the_backbone_unchanged(model: GenerativeRecommender) -> None:
+    memory_ids = {id(p) for m in (model.memory, model.context, model.consolidation_head) for p in m.parameters()}
+    before = {name: p.detach().clone() for name, p in model.named_parameters()}
+    model.consolidate([make_batch()], epochs=2, trainable="memory")
+    for name, p in model.named_parameters():
+        changed = not torch.equal(before[name], p)
+        if id(p) not in memory_ids:
+            assert not changed, name
+    assert not torch.equal(before["memory.values.weight"], model.memory.values.weight)
+    assert all(p.requires_grad for p in model.parameters())  # unfrozen again afterwards
+
+
+def test_memory_only_finetuning_needs_a_memory(sids: SemanticIds) -> None:
+    model = GenerativeRecommender(tiny_config(memory=False), sids)
+    with pytest.raises(ConfigError, match="memory"):
+        model.consolidate([make_batch()], trainable="memory")
+
+
+def test_memory_after_sets_the_blocks_below_the_memory(sids: SemanticIds) -> None:
+    model = GenerativeRecommender(tiny_config(encoder_layers=3, memory_after=1), sids)
+    assert (len(model.lower), len(model.upper)) == (1, 2)
+    with pytest.raises(ConfigError, match="memory_after"):
+        tiny_config(encoder_layers=3, memory_after=3)
+
+
+def test_zero_value_init_starts_the_memory_as_a_no_op(sids: SemanticIds) -> None:
+    pkm = PKMConfig(dim=16, n_keys=4, heads=2, topk=2, key_dim=8, value_init_std=0.0)
+    model = GenerativeRecommender(tiny_config(memory=pkm), sids)
+    read = model.memory.read(torch.randn(3, 2, 16), context=torch.randn(3, 16))
+    assert torch.count_nonzero(read.output) == 0
