@@ -69,13 +69,20 @@ def _aggregates(schema: Schema, table: str, anchors: list[tuple[str, str]]) -> l
                     if gspec.type == "number":
                         out.append(f"sum({t3}, {gname}, {where})")
                 for cname, cspec in spec3.fields.items():
-                    if cspec.type == "choice":
-                        for choice in cspec.choices or ():
-                            w2 = f"{where} and row.{cname} == {literal_source(choice)}"
-                            out.append(f"count({t3}, {w2})")
-                            for gname, gspec in spec3.fields.items():
-                                if gspec.type == "number":
-                                    out.append(f"sum({t3}, {gname}, {w2})")
+                    if cspec.type != "choice":
+                        continue
+                    choices = list(cspec.choices or ())
+                    # one value, then two (the open states of a record), then all but one
+                    tests = [f"row.{cname} == {literal_source(c)}" for c in choices]
+                    tests += [f"row.{cname} in [{literal_source(a)}, {literal_source(b)}]"
+                              for i, a in enumerate(choices) for b in choices[i + 1:]] if len(choices) > 3 else []
+                    tests += [f"row.{cname} != {literal_source(c)}" for c in choices] if len(choices) > 2 else []
+                    for test in tests:
+                        w2 = f"{where} and {test}"
+                        out.append(f"count({t3}, {w2})")
+                        for gname, gspec in spec3.fields.items():
+                            if gspec.type == "number":
+                                out.append(f"sum({t3}, {gname}, {w2})")
     return out
 
 
@@ -164,6 +171,18 @@ def value_candidates(
     for agg in _aggregates(schema, table, _anchors(schema, table)):
         yield agg
         yield f"round({agg}, 2)"
+    # a computed value capped by another field (a fine never above the item's cost): last,
+    # since there are many and a cap is rarer than a plain product or aggregate
+    for i, a in enumerate(nums):
+        for c in nums:
+            if c != a:
+                yield f"min({a}, {c})"
+    for i, a in enumerate(nums):
+        for b in nums[i:]:
+            for c in nums:
+                if c not in (a, b):
+                    yield f"min({a} * {b}, {c})"
+                    yield f"round(min({a} * {b}, {c}), 2)"
 
 
 _MISSING = object()

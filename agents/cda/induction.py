@@ -778,6 +778,60 @@ class Inducer:
         return _best_with_alternatives(found)
 
     # -- pruning --------------------------------------------------------------------
+    def unify_events(self, model: RuleModel, observations: Sequence[Observation], world: str) -> list[tuple[str, str]]:
+        """Merge this world's rules that act the same way on one table under different events.
+
+        Rules are learned per (table, event). When an update rule settled on a
+        constant that every update seen so far happened to produce (a count that
+        was 1 each time), while the insert rule found the count itself, one rule
+        for both events is the better model. Rule ``a`` takes ``b``'s events (and
+        ``b`` is retired) when ``a`` then explains the writes of all those events
+        as the two did (no write they reproduced is lost); returns (kept, retired) pairs.
+        """
+        obs = [o for o in observations if not o.rolled_back]
+        merged: list[tuple[str, str]] = []
+        while True:
+            pair = self._first_mergeable(model, obs, world)
+            if pair is None:
+                return merged
+            a, b, rule = pair
+            ev = [e for e in model.get(b).evidence if e.supports][-3:]
+            model.revise(a, rule, reason=f"also explains what {b} did in {world}, so one rule covers {', '.join(rule['events'])}", evidence=ev)
+            model.retire(b, reason=f"merged into {a}: that rule explains its writes at least as well ({world})")
+            merged.append((a, b))
+
+    def _first_mergeable(self, model: RuleModel, obs: Sequence[Observation], world: str) -> tuple[str, str, dict[str, Any]] | None:
+        own = [lr for lr in model.active() if self.may_edit(lr.id) and lr.origin_world == world]
+        for a in own:
+            for b in own:
+                ra, rb = a.rule, b.rule
+                if (a.id == b.id or ra["table"] != rb["table"] or ra.get("when") != rb.get("when")
+                        or set(ra["events"]) & set(rb["events"]) or _action_shape(ra) != _action_shape(rb)):
+                    continue
+                events = [e for e in ("insert", "update", "delete") if e in ra["events"] or e in rb["events"]]
+                rule = {**ra, "id": a.id, "events": events}
+                try:
+                    merged_rule = parse_rule(rule, self.schema)
+                except MemkitError:
+                    continue
+                current = model.active_rules()
+                trial = [merged_rule if r.id == a.id else r for r in current if r.id != b.id]
+                seen = [o for o in obs if o.action.table == ra["table"] and o.action.op in events]
+                # no write the two rules reproduced may be lost, not just as few in number
+                if seen and self._mismatched(trial, seen) <= self._mismatched(current, seen):
+                    return a.id, b.id, rule
+        return None
+
+    def _mismatched(self, rules: Sequence[Rule], obs: Sequence[Observation]) -> set[int]:
+        """Indexes of the observations the rules do not reproduce exactly (every side effect)."""
+        engine = self.predictions.engine(rules)
+        out: set[int] = set()
+        for i, o in enumerate(obs):
+            pred = self.predictions.run(engine, o).effects
+            if Counter(effect_key(e) for e in pred) != Counter(effect_key(e) for e in o.effects):
+                out.add(i)
+        return out
+
     def prune_redundant(self, model: RuleModel, observations: Sequence[Observation], world: str) -> list[str]:
         """Retire editable rules whose removal loses nothing on the observations they fire in."""
         obs = [o for o in observations if not o.rolled_back]
@@ -815,6 +869,20 @@ def _lands_on(slot: Slot) -> tuple[str, str]:
     if slot[0] == "create":
         return (slot[3], "+")
     return ("", "")
+
+
+def _action_shape(rule: dict[str, Any]) -> list[tuple[str, str, tuple[str, ...]]]:
+    """What a rule's actions write, without how: (kind, target or table, fields set)."""
+    out = []
+    for act in rule["actions"]:
+        for kind, body in act.items():
+            if not isinstance(body, dict):
+                out.append((kind, "", ()))
+                continue
+            where = str(body.get("target") or body.get("table") or "")
+            fields = tuple(sorted(body.get("set", {}))) if kind != "set" else tuple(sorted(body))
+            out.append((kind, where, fields))
+    return out
 
 
 def _dnf_source(dnf: Sequence[Sequence[str]]) -> str:
@@ -872,6 +940,7 @@ def order_before_rules(model: RuleModel, may_edit: Callable[[str], bool], note: 
     (a price looked up, then a total computed from it), the order matters.
     """
     edits = 0
+    wanted: dict[str, int] = {}
     groups: dict[tuple[str, str], list[Any]] = {}
     for lr in model.active():
         if lr.rule.get("when") == "before":
@@ -892,14 +961,18 @@ def order_before_rules(model: RuleModel, may_edit: Callable[[str], bool], note: 
             return depth[rid]
 
         for lr in rules:
-            want = 90 + 10 * level(lr.id)
-            if lr.rule.get("order", 100) != want and may_edit(lr.id):
-                try:
-                    model.revise(lr.id, {**lr.rule, "order": want}, reason=f"runs after the rules that set what it reads (order {want})")
-                except MemkitError:
-                    continue
-                note(f"ordered {lr.id}: {want}")
-                edits += 1
+            wanted[lr.id] = max(wanted.get(lr.id, 0), 90 + 10 * level(lr.id))
+    # a rule on several events takes the latest place any of them needs (a total computed
+    # after the price lookup that only inserts have)
+    for rid, want in wanted.items():
+        lr = model.get(rid)
+        if lr.rule.get("order", 100) != want and may_edit(rid):
+            try:
+                model.revise(rid, {**lr.rule, "order": want}, reason=f"runs after the rules that set what it reads (order {want})")
+            except MemkitError:
+                continue
+            note(f"ordered {rid}: {want}")
+            edits += 1
     return edits
 
 
@@ -934,6 +1007,9 @@ def induce_until_stable(
             note(f"{label}retired {rid}")
         if result.edits == 0:
             break
+    for kept, merged in inducer.unify_events(model, observations, world):
+        note(f"{label}merged {merged} into {kept}: {model.get(kept).text}")
+        total += 1
     total += order_before_rules(model, inducer.may_edit, note)
     if prune:
         pruned = inducer.prune_redundant(model, observations, world)

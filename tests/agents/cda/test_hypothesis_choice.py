@@ -85,3 +85,17 @@ def test_disambiguation_experiments_are_run_and_labelled():
         rid = o.purpose.split()[1]
         rule = model.get(rid).rule
         assert o.action.table == rule["table"] and o.action.op in rule["events"]
+
+
+def test_aggregates_over_two_choice_values_and_capped_products_are_candidates(shop):
+    from agents.cda.hypotheses import value_candidates
+
+    schema = shop["A"].schema
+    # order.state has four values: a count of a customer's orders in two of them (the open ones)
+    # is a candidate, as is "all but one"
+    candidates = list(value_candidates(schema, "customer", [1, 2]))
+    assert "count(order, row.customer == current.id and row.state in ['draft', 'submitted'])" in candidates
+    assert "count(order, row.customer == current.id and row.state != 'cancelled')" in candidates
+    # a line amount capped by its order's total
+    line = list(value_candidates(schema, "order_line", [3.5, 40]))
+    assert "round(min(current.quantity * current.unit_price, current.order.total), 2)" in line
