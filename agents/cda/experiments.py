@@ -69,6 +69,22 @@ def _parent_of_another_kind(state: State, table: str, current: Any) -> str | Non
     return best["id"] if best["id"] != current and any(best.get(f) != base.get(f) for f in kinds) else None
 
 
+def _record_with_default_flags(state: State, table: str, first: dict[str, Any]) -> dict[str, Any] | None:
+    """A record whose booleans are at their defaults where ``first``'s are not, or None.
+
+    A rule that sets a flag when a number crosses a threshold shows nothing on a
+    record whose flag is already set: the number sweep's record may be one.
+    """
+    spec = state.schema.tables[table]
+    flags = {f: (fs.default if fs.has_default else False) for f, fs in spec.fields.items() if fs.type == "boolean"}
+    raised = [f for f, d in flags.items() if first.get(f) not in (None, d)]
+    if not raised:
+        return None
+    best = max((r for r in state.rows(table) if r["id"] != first["id"]),
+               key=lambda r: sum(1 for f in raised if r.get(f) in (None, flags[f])), default=None)
+    return best if best is not None and any(best.get(f) in (None, flags[f]) for f in raised) else None
+
+
 def _number_values(current: Any, column: list[float]) -> list[float]:
     cur = float(current) if is_number(current) else 0.0
     hi = max(column + [cur, 1.0])
@@ -86,7 +102,8 @@ def sweep(schema: Schema, state: State, rng: random.Random, *, records_per_table
 
     Phase 0 changes every choice of a first record; phase 1 flips booleans,
     writes numbers (0 and far above the column), inserts and deletes; phase 2
-    changes choices on a second, dissimilar record and references; phase 3
+    changes choices on a second, dissimilar record and references, and numbers
+    on a record whose flags are at their defaults when the first one's are not; phase 3
     the rest (third records, more numbers, null references, text).
     """
     by_phase: dict[int, list[tuple[str, Action]]] = {}
@@ -134,6 +151,12 @@ def sweep(schema: Schema, state: State, rng: random.Random, *, records_per_table
                     add(3, f"{table}.{fname} edited", Action("update", table, rid, {fname: f"{cur or ''} (edited)"}))
                     if cur:
                         add(3, f"{table}.{fname} emptied", Action("update", table, rid, {fname: ""}))
+        plain = _record_with_default_flags(state, table, recs[0]) if numeric_big else None
+        for fname, big in numeric_big.items() if plain is not None else ():
+            # both ends: a flag raised at one and not at the other is a threshold to bisect
+            for v in (big, 0.0):
+                if plain.get(fname) != v:
+                    add(2, f"{table}.{fname} = {v} on {plain['id']} (flags at their defaults)", Action("update", table, plain["id"], {fname: v}))
         for n, rec in enumerate(recs):
             values = {k: v for k, v in rec.items() if k != "id" and v is not None}
             add(1 if n == 0 else 2, f"insert a clone of {table}/{rec['id']}", Action("insert", table, new_id(table) if new_id else f"{table}_probe{n}", values))
