@@ -845,7 +845,7 @@ class Inducer:
             with_engine = self.predictions.engine(rules)
             without = self.predictions.engine([r for r in rules if r.id != lr.id])
             fired_any = False
-            loss = 0.0
+            needed = False
             for o in obs:
                 res = self.predictions.run(with_engine, o)
                 if lr.id not in res.fired:
@@ -853,10 +853,12 @@ class Inducer:
                 fired_any = True
                 s_with = score_effects(res.effects, o.effects).iou
                 s_without = score_effects(self.predictions.run(without, o).effects, o.effects).iou
-                loss += s_with - s_without
-                if loss > 1e-9:
+                # per observation, not summed: a rule right in one write and wrong in another is
+                # not redundant, and retiring it only has the next pass learn it again
+                if s_with > s_without + 1e-9:
+                    needed = True
                     break
-            if fired_any and loss <= 1e-9:
+            if fired_any and not needed:
                 model.retire(lr.id, reason=f"redundant: the other rules explain every observation it fires in ({world})")
                 retired.append(lr.id)
         return retired
