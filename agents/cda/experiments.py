@@ -152,11 +152,12 @@ def sweep(schema: Schema, state: State, rng: random.Random, *, records_per_table
                     if cur:
                         add(3, f"{table}.{fname} emptied", Action("update", table, rid, {fname: ""}))
         plain = _record_with_default_flags(state, table, recs[0]) if numeric_big else None
-        for fname, big in numeric_big.items() if plain is not None else ():
-            # both ends: a flag raised at one and not at the other is a threshold to bisect
-            for v in (big, 0.0):
-                if plain.get(fname) != v:
-                    add(2, f"{table}.{fname} = {v} on {plain['id']} (flags at their defaults)", Action("update", table, plain["id"], {fname: v}))
+        if plain is not None:
+            for fname, big in numeric_big.items():
+                # both ends: a flag raised at one and not at the other is a threshold to bisect
+                for v in (big, 0.0):
+                    if plain.get(fname) != v:
+                        add(2, f"{table}.{fname} = {v} on {plain['id']} (flags at their defaults)", Action("update", table, plain["id"], {fname: v}))
         for n, rec in enumerate(recs):
             values = {k: v for k, v in rec.items() if k != "id" and v is not None}
             add(1 if n == 0 else 2, f"insert a clone of {table}/{rec['id']}", Action("insert", table, new_id(table) if new_id else f"{table}_probe{n}", values))

@@ -173,7 +173,7 @@ def value_candidates(
         yield f"round({agg}, 2)"
     # a computed value capped by another field (a fine never above the item's cost): last,
     # since there are many and a cap is rarer than a plain product or aggregate
-    for i, a in enumerate(nums):
+    for a in nums:
         for c in nums:
             if c != a:
                 yield f"min({a}, {c})"

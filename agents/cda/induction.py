@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memkit.errors import MemkitError
-from memkit.rules import Action, Rule, Schema, effect_key, parse_rule
+from memkit.rules import Action, Rule, Schema, parse_rule, same_effects
 from memkit.rules.model import Evidence, RuleModel
 from memkit.rules.scoring import score_effects
 from memkit.rules.state import Record
@@ -96,9 +96,7 @@ class Inducer:
             got = slots_of_effects(obs.action, obs.effects)
             want = slots_of_effects(obs.action, pred)
             for slot in set(got) | set(want):
-                a = Counter(effect_key(e) for e in got.get(slot, []))
-                b = Counter(effect_key(e) for e in want.get(slot, []))
-                if a != b:
+                if not same_effects(got.get(slot, []), want.get(slot, [])):
                     bad[slot] += 1
         return dict(bad)
 
@@ -292,9 +290,7 @@ class Inducer:
         bad = 0
         for o in self._trigger_obs(slot, obs):
             pred = self.predictions.run(engine, o).effects
-            a = Counter(effect_key(e) for e in effects_in_slot(slot, o.action, o.effects))
-            b = Counter(effect_key(e) for e in effects_in_slot(slot, o.action, pred))
-            bad += a != b
+            bad += not same_effects(effects_in_slot(slot, o.action, o.effects), effects_in_slot(slot, o.action, pred))
         return bad
 
     def _improves(self, model: RuleModel, target: str, rule: dict[str, Any], slot: Slot, obs: Sequence[Observation]) -> bool:
@@ -777,7 +773,7 @@ class Inducer:
                 break
         return _best_with_alternatives(found)
 
-    # -- pruning --------------------------------------------------------------------
+    # -- merging rules across events ------------------------------------------------
     def unify_events(self, model: RuleModel, observations: Sequence[Observation], world: str) -> list[tuple[str, str]]:
         """Merge this world's rules that act the same way on one table under different events.
 
@@ -802,6 +798,9 @@ class Inducer:
 
     def _first_mergeable(self, model: RuleModel, obs: Sequence[Observation], world: str) -> tuple[str, str, dict[str, Any]] | None:
         own = [lr for lr in model.active() if self.may_edit(lr.id) and lr.origin_world == world]
+        current = model.active_rules()
+        # what the model as it stands gets wrong, per (table, events): the same for every pair tried
+        baseline: dict[tuple[str, tuple[str, ...]], set[int]] = {}
         for a in own:
             for b in own:
                 ra, rb = a.rule, b.rule
@@ -814,24 +813,24 @@ class Inducer:
                     merged_rule = parse_rule(rule, self.schema)
                 except MemkitError:
                     continue
-                current = model.active_rules()
                 trial = [merged_rule if r.id == a.id else r for r in current if r.id != b.id]
                 seen = [o for o in obs if o.action.table == ra["table"] and o.action.op in events]
+                if not seen:
+                    continue
+                key = (ra["table"], tuple(events))
+                if key not in baseline:
+                    baseline[key] = self._mismatched(current, seen)
                 # no write the two rules reproduced may be lost, not just as few in number
-                if seen and self._mismatched(trial, seen) <= self._mismatched(current, seen):
+                if self._mismatched(trial, seen) <= baseline[key]:
                     return a.id, b.id, rule
         return None
 
     def _mismatched(self, rules: Sequence[Rule], obs: Sequence[Observation]) -> set[int]:
         """Indexes of the observations the rules do not reproduce exactly (every side effect)."""
         engine = self.predictions.engine(rules)
-        out: set[int] = set()
-        for i, o in enumerate(obs):
-            pred = self.predictions.run(engine, o).effects
-            if Counter(effect_key(e) for e in pred) != Counter(effect_key(e) for e in o.effects):
-                out.add(i)
-        return out
+        return {i for i, o in enumerate(obs) if not same_effects(self.predictions.run(engine, o).effects, o.effects)}
 
+    # -- pruning --------------------------------------------------------------------
     def prune_redundant(self, model: RuleModel, observations: Sequence[Observation], world: str) -> list[str]:
         """Retire editable rules whose removal loses nothing on the observations they fire in."""
         obs = [o for o in observations if not o.rolled_back]

@@ -22,7 +22,6 @@ that is not the model's mistake, and a run must not silently lose its LLM.
 from __future__ import annotations
 
 import json
-from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
@@ -35,7 +34,7 @@ from pydantic import BaseModel, Field, ValidationError
 from memkit.errors import ConfigError, MemkitError, RuleModelError, WriteError
 from memkit.llm import ChatModel
 from memkit.llm_tools import Tool, ToolLoopResult, run_tool_loop
-from memkit.rules import Action, Effect, Engine, Schema, effect_key
+from memkit.rules import Action, Effect, Engine, Schema, same_effects
 from memkit.rules.model import Evidence
 
 from agents.cda.session import DiscoverySession, Observation
@@ -166,10 +165,6 @@ def _effects_text(effects: Sequence[Effect]) -> str:
     return "; ".join(render_effect(e) for e in effects) if effects else "(none)"
 
 
-def _same_effects(a: Sequence[Effect], b: Sequence[Effect]) -> bool:
-    return Counter(effect_key(e) for e in a) == Counter(effect_key(e) for e in b)
-
-
 def render_observation(number: int, obs: Observation, predicted: Sequence[Effect] | None) -> str:
     """An experiment for the prompt: the write, the record before it, the effects, and the model's prediction."""
     a = obs.action
@@ -183,7 +178,7 @@ def render_observation(number: int, obs: Observation, predicted: Sequence[Effect
         lines.append("   rolled back (a chain of writes went too deep): nothing changed")
     lines.append(f"   effects: {_effects_text(obs.effects)}")
     if predicted is not None:
-        verdict = "matches" if _same_effects(predicted, obs.effects) else f"predicts {_effects_text(predicted)}"
+        verdict = "matches" if same_effects(predicted, obs.effects) else f"predicts {_effects_text(predicted)}"
         lines.append(f"   model: {verdict}")
     return "\n".join(lines)
 
@@ -325,7 +320,7 @@ class LLMPolicy:
         observations = session.observations
         predictions = [self._predicted(session, o) for o in observations]
         mismatched = [i for i, (o, p) in enumerate(zip(observations, predictions))
-                      if p is not None and not _same_effects(p, o.effects)]
+                      if p is not None and not same_effects(p, o.effects)]
         # the model cannot see earlier rounds otherwise: mismatches first, then the latest
         picked = set(mismatched[-_OBS_IN_PLAN:])
         for i in range(len(observations) - 1, -1, -1):

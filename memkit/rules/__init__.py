@@ -6,7 +6,7 @@ state, the predictor runs learned rules on a snapshot.
 
 from memkit.rules.ast import Expr, to_source
 from memkit.rules.checker import check_expression
-from memkit.rules.engine import MAX_DEPTH, Action, ActionResult, Effect, Engine, effect_key, side_effects, sort_effects
+from memkit.rules.engine import MAX_DEPTH, Action, ActionResult, Effect, Engine, effect_key, same_effects, side_effects, sort_effects
 from memkit.rules.evaluator import EvalContext, compile_expression, evaluate
 from memkit.rules.parser import FUNCTIONS, parse_expression
 from memkit.rules.rule import Rule, describe_rule, parse_rule
@@ -43,6 +43,7 @@ __all__ = [
     "compile_expression",
     "describe_rule",
     "effect_key",
+    "same_effects",
     "evaluate",
     "load_world",
     "parse_expression",

@@ -16,6 +16,7 @@ spec is followed step by step (numbers refer to it):
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,7 +37,7 @@ from memkit.rules.schema import Schema, Value
 from memkit.rules.state import Record, State
 from memkit.rules.values import normalize, truthy, value_key, values_equal
 
-__all__ = ["MAX_DEPTH", "Action", "ActionResult", "Effect", "Engine", "effect_key", "sort_effects"]
+__all__ = ["MAX_DEPTH", "Action", "ActionResult", "Effect", "Engine", "effect_key", "same_effects", "sort_effects"]
 
 MAX_DEPTH = 16
 
@@ -89,6 +90,11 @@ class _TooDeep(Exception):
 def effect_key(effect: Sequence[Any]) -> tuple[Any, ...]:
     """A hashable key of an effect that keeps value kinds apart (``true`` is not ``1``)."""
     return tuple(value_key(v) if i >= 3 or (effect[0] == "create" and i >= 2) else v for i, v in enumerate(effect))
+
+
+def same_effects(a: Iterable[Sequence[Any]], b: Iterable[Sequence[Any]]) -> bool:
+    """True when two lists hold the same effects as multisets (order ignored, value kinds kept apart)."""
+    return Counter(effect_key(e) for e in a) == Counter(effect_key(e) for e in b)
 
 
 def sort_effects(effects: Iterable[Sequence[Any]]) -> list[Effect]:

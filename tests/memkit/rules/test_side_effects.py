@@ -212,3 +212,14 @@ def test_numbers_in_effects_are_rounded_to_six_decimals_and_tiny_changes_show_no
 def test_effects_on_example_pins_with_booleans_kept_apart_from_numbers(shop):
     got = effects(shop, "update", "order", "O1", {"total": 150.4})
     assert got[0][4] is True
+
+
+def test_same_effects_compares_multisets_and_keeps_value_kinds_apart():
+    # the engine's own comparison (the conftest helper is an independent oracle for the tests)
+    from memkit.rules import same_effects as engine_same
+
+    a = [("set", "t", "R1", "flag", True), ("create", "u", "n", 1)]
+    assert engine_same(a, list(reversed(a)))
+    assert not engine_same(a, [("set", "t", "R1", "flag", 1), ("create", "u", "n", 1)])  # true is not 1
+    assert not engine_same(a, a + [a[0]])  # how many times counts
+    assert engine_same([], [])
