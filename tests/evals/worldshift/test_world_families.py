@@ -1,4 +1,4 @@
-"""The shipped WorldShift families (ews, holdout, fresh, novel): regenerated exactly, meeting their quotas, built without agent code.
+"""The shipped WorldShift families (ews, holdout, fresh, novel, sealed): regenerated exactly, meeting their quotas, built without agent code.
 
 Every check runs for every family; what differs between families (sizes,
 quotas, what B changes, what C adds, the effect D retires, the rule pairs
@@ -27,7 +27,7 @@ from memkit.rules import Engine, World, parse_rule, score_world
 from memkit.rules.model import RuleModel
 from memkit.rules.predict import effects_of_tests
 
-from evals.worldshift import generate_fresh, generate_holdout
+from evals.worldshift import generate_fresh, generate_holdout, generate_sealed
 from evals.worldshift._selection import condition_fields
 from evals.worldshift._world_writer import WORLD_DIR, WorldFamily
 from evals.worldshift.worlds_index import load_named_world
@@ -63,6 +63,10 @@ SPECS = {
     "novel": Spec((8, 205, 21), 60, (27, 40), 10, 10, 5, ("condition", "== 'child'", "in ['child', 'senior']"),
                   ("notice", "kind", "'loan_limit'"), lambda e: e[:2] == ("create", "notice") and e[2:] == ("kind", "overdue"),
                   (r"current\.\w+\.\w+\.\w+", r"current\.\w+ [<>]=? current\.\w+", r"is_empty\("), (("L01", 30), ("L05", 35))),
+    "sealed": Spec((8, 201, 22), 60, (27, 40), 10, 10, 5,
+                   ("condition", f">= {generate_sealed.SIU_SCORE_A} ", f">= {generate_sealed.SIU_SCORE_B} "),
+                   ("diary", "kind", "'large_loss_report'"), lambda e: e[:2] == ("create", "letter") and e[2:] == ("kind", "denial"),
+                   (r"current\.\w+\.\w+\.\w+", r"current\.\w+ [<>]=? current\.\w+", r"is_empty\("), (("P01", 30), ("P05", 35))),
 }
 FAMILIES = tuple(SPECS)
 ORDER_PAIRS = [(f, rule, order) for f in FAMILIES for rule, order in SPECS[f].order_pairs]
@@ -293,6 +297,13 @@ def test_novel_b_waives_what_a_left_open():
         assert waived or (t.op == "insert" and t.table == "fine"), t
 
 
+def test_sealed_b_refers_what_a_left_alone():
+    # B's tests that differ from A's refer a claim to SIU (or investigate it) where A's threshold left it alone
+    for t, r in _b_differs_from_a("sealed"):
+        referred = any(e[:2] == ("set", "claim") and e[3:] in (("siu_referral", True), ("status", "investigating")) for e in r.effects)
+        assert referred or (t.op == "insert" and t.table == "claim"), t
+
+
 @pytest.mark.parametrize("family", FAMILIES)
 def test_deleted_rule_tests_show_its_effect_gone(family):
     c, d = _worlds(family)["C"], _worlds(family)["D"]
@@ -307,7 +318,8 @@ def test_deleted_rule_tests_show_its_effect_gone(family):
 @pytest.mark.parametrize(("family", "late", "order"), ORDER_PAIRS)
 def test_pairs_of_rules_whose_order_matters(family, late, order):
     # ews: R02 fills a line's price before R01 computes its total; holdout: H01 (cost) before H02, H08 (low) before H09 (out);
-    # fresh: M01 (rate) before M02, M14 (daily dose) before M16; novel: L01 (period) before L02, L04 (overdue) before L05 (lost)
+    # fresh: M01 (rate) before M02, M14 (daily dose) before M16; novel: L01 (period) before L02, L04 (overdue) before L05 (lost);
+    # sealed: P01 before P02, P04 before P05
     a = _worlds(family)["A"]
     swapped = [parse_rule({**r.to_dict(), "order": order}, a.schema) if r.id == late else r for r in a.rules]
     true_engine, swapped_engine = Engine(a.schema, a.rules), Engine(a.schema, swapped)
