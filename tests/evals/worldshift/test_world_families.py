@@ -27,7 +27,7 @@ from memkit.rules import Engine, World, parse_rule, score_world
 from memkit.rules.model import RuleModel
 from memkit.rules.predict import effects_of_tests
 
-from evals.worldshift import generate_fresh, generate_holdout, generate_sealed
+from evals.worldshift import generate_fresh, generate_holdout, generate_sealed, generate_vault
 from evals.worldshift._selection import condition_fields
 from evals.worldshift._world_writer import WORLD_DIR, WorldFamily
 from evals.worldshift.worlds_index import load_named_world
@@ -67,6 +67,11 @@ SPECS = {
                    ("condition", f">= {generate_sealed.SIU_SCORE_A} ", f">= {generate_sealed.SIU_SCORE_B} "),
                    ("diary", "kind", "'large_loss_report'"), lambda e: e[:2] == ("create", "letter") and e[2:] == ("kind", "denial"),
                    (r"current\.\w+\.\w+\.\w+", r"current\.\w+ [<>]=? current\.\w+", r"is_empty\("), (("P01", 30), ("P05", 35))),
+    "vault": Spec((8, 217, 22), 60, (27, 40), 10, 10, 5,
+                  ("actions", f"* {generate_vault.LATE_FEE_RATE_A},", f"* {generate_vault.LATE_FEE_RATE_B},"),
+                  ("field_order", "kind", "'meter_exchange'"),
+                  lambda e: e[:2] == ("create", "disconnection_notice") and e[2:] == ("kind", "final_notice"),
+                  (r"current\.\w+\.\w+\.\w+", r"current\.\w+ [<>]=? current\.\w+", r"is_empty\("), (("V11", 20), ("V12", 25))),
 }
 FAMILIES = tuple(SPECS)
 ORDER_PAIRS = [(f, rule, order) for f in FAMILIES for rule, order in SPECS[f].order_pairs]
@@ -325,3 +330,15 @@ def test_pairs_of_rules_whose_order_matters(family, late, order):
     true_engine, swapped_engine = Engine(a.schema, a.rules), Engine(a.schema, swapped)
     initial = a.initial_state()
     assert any(true_engine.run(initial, t).effects != swapped_engine.run(initial, t).effects for t in a.tests)
+
+
+def test_vault_b_charges_the_higher_late_fee():
+    # B's tests that differ from A's charge a late fee at B's rate (with its minimum), where A's rate gave less
+    b = _worlds("vault")["B"]
+    amounts = {r["id"]: r["amount"] for r in b.records["bill"]}
+    differ = _b_differs_from_a("vault")
+    assert differ
+    for t, r in differ:
+        fees = [e[4] for e in r.effects if e[:2] == ("set", "bill") and e[2] == t.id and e[3] == "late_fee"]
+        exact = Decimal(repr(amounts[t.id])) * Decimal(repr(generate_vault.LATE_FEE_RATE_B))
+        assert fees == [max(generate_vault.MIN_LATE_FEE, float(exact.quantize(Decimal("0.01"), ROUND_HALF_UP)))], t
