@@ -26,6 +26,8 @@ from agents.cda.slots import slot_of_rule, slots_of_effects
 
 __all__ = ["SystematicPolicy"]
 
+_REFILLS = 8  # refills one plan may try before it gives up (each is a phase or a round of follow-ups)
+
 
 class SystematicPolicy:
     """Systematic sweep + follow-ups; induction by enumerative search (see agents.cda.induction)."""
@@ -53,6 +55,25 @@ class SystematicPolicy:
     def plan(self, session: DiscoverySession) -> list[Action]:
         """Next batch of experiments; refills the queue phase by phase."""
         s = self._scratch(session)
+        # the platform starts every write from the same records, so a write seen before in this
+        # world (an audit replay the sweep plans again) would only show the same effects
+        done = {_write_key(o.action) for o in session.observations}
+        batch: list[tuple[str, Action]] = []
+        for _ in range(_REFILLS):  # a refill of only repeated writes moves on to the next phase
+            self._refill(session, s)
+            while s["queue"] and len(batch) < self.batch:
+                item = s["queue"].pop(0)
+                key = _write_key(item[1])
+                if key not in done:
+                    done.add(key)
+                    batch.append(item)
+            if batch or not s["queue"] and s["phase"] == "done":
+                break
+        session.scratch["purposes"] = {id(a): p for p, a in batch}
+        return [a for _, a in batch]
+
+    def _refill(self, session: DiscoverySession, s: dict[str, Any]) -> None:
+        """Refill an empty queue with the next phase's experiments."""
         if s["phase"] == "start":
             s["phase"] = "audit"
             if session.audit and session.model.active():
@@ -76,11 +97,6 @@ class SystematicPolicy:
             s["queue"].extend(self._followups(session))
             if not s["queue"] and s.get("later"):
                 s["queue"].extend(s["later"].pop(0))
-        batch: list[tuple[str, Action]] = []
-        while s["queue"] and len(batch) < self.batch:
-            batch.append(s["queue"].pop(0))
-        session.scratch["purposes"] = {id(a): p for p, a in batch}
-        return [a for _, a in batch]
 
     def _prioritise(self, session: DiscoverySession, planned: list[tuple[str, Action]]) -> list[tuple[str, Action]]:
         """Order (and, with a rule listing, prune) the sweep.
@@ -213,12 +229,19 @@ class SystematicPolicy:
                     continue
                 s["bisected"].add(key)
                 s["bisections"].append({"neg": neg, "pos": pos, "field": fname, "steps": 0, "slot": slot})
+        # a probe written before (by the sweep, or by another slot's bisection) needs no write again
+        seen = {_write_key(o.action): o for o in session.observations if not o.rolled_back}
         for b in list(s["bisections"]):
-            probe = self._bisect_step(session, b)
-            if probe is None:
-                s["bisections"].remove(b)
-            else:
-                out.append((f"bisect {b['pos'].table}.{b['field']}", probe))
+            while True:
+                probe = self._bisect_step(session, b)
+                if probe is None:
+                    s["bisections"].remove(b)
+                elif _write_key(probe) in seen:
+                    _narrow(b, seen[_write_key(probe)])
+                    continue
+                else:
+                    out.append((f"bisect {b['pos'].table}.{b['field']}", probe))
+                break
         return out
 
     def _bisect_step(self, session: DiscoverySession, b: dict[str, Any]) -> Action | None:
@@ -252,13 +275,11 @@ class SystematicPolicy:
 
     def observe_bisection(self, session: DiscoverySession, obs: Observation) -> None:
         """Narrow the bisection interval that ``obs`` probed."""
+        key = _write_key(obs.action)
+        # bisections of several slots may probe the same write: one observation narrows them all
         for b in session.scratch.get("bisections", []):
-            if b.get("pending") is obs.action:
-                if b["slot"] in slots_of_effects(obs.action, obs.effects):
-                    b["pos"] = obs.action
-                else:
-                    b["neg"] = obs.action
-                b["pending"] = None
+            if b.get("pending") is not None and _write_key(b["pending"]) == key:
+                _narrow(b, obs)
 
     # -- induction ----------------------------------------------------------------
     def induce(self, session: DiscoverySession, new: list[Observation]) -> int:
@@ -320,6 +341,21 @@ class SystematicPolicy:
                     seen.add(repr(probe.to_dict()))
                     out.append((f"disambiguate {rid}", probe))
         return out
+
+
+def _narrow(b: dict[str, Any], obs: Observation) -> None:
+    """Move a bisection's positive or negative end to the write ``obs`` observed."""
+    if b["slot"] in slots_of_effects(obs.action, obs.effects):
+        b["pos"] = obs.action
+    else:
+        b["neg"] = obs.action
+    b["pending"] = None
+
+
+def _write_key(action: Action) -> str:
+    """What a write does, without the id an insert happens to get."""
+    values = sorted((f, repr(v)) for f, v in action.values.items())
+    return repr((action.op, action.table, None if action.op == "insert" else action.id, values))
 
 
 def _cross_record_pairs(labelled: list[tuple[Action, bool]], state: Any, fields: set[str]) -> list[tuple[Action, Action, str]]:

@@ -1,0 +1,51 @@
+"""The systematic policy spends its write budget on writes it has not seen in this world."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from memkit.rules import Action
+from memkit.rules.model import RuleModel
+
+from agents.cda import discover
+from agents.cda.graph import build_discovery_graph
+from agents.cda.policy import SystematicPolicy
+from agents.cda.session import Observation
+from evals.worldshift.platform import Platform
+
+
+def _write(action: Action) -> tuple:
+    values = tuple(sorted((f, repr(v)) for f, v in action.values.items()))
+    return (action.op, action.table, None if action.op == "insert" else action.id, values)
+
+
+def test_an_audited_world_runs_no_write_twice(shop):
+    # the audit replays the inherited rules' evidence, which the sweep then plans again: every
+    # write starts from the same records, so running it twice would only repeat what was seen
+    model = RuleModel(shop["A"].schema, "shop-A")
+    discover(Platform(shop["A"]), model, budget=300)
+    model_b = model.inherit("shop-B")
+    graph = build_discovery_graph(Platform(shop["B"]), model_b, budget=300, audit=True)
+    graph.invoke({"round": 0}, {"recursion_limit": 100_000})
+    writes = [_write(o.action) for o in graph.session.observations]
+    assert any(o.purpose.startswith("audit") for o in graph.session.observations)
+    assert len(writes) == len(set(writes))
+
+
+def test_one_observation_narrows_every_bisection_waiting_for_that_write(shop):
+    # two slots' bisections may probe the same write; each must narrow, not wait forever
+    state = shop["A"].initial_state()
+    order = state.rows("order")[0]
+    neg = Action("update", "order", order["id"], {"total": 10})
+    pos = Action("update", "order", order["id"], {"total": 500})
+    probe = {"total": 150}
+    slot_a, slot_b = ("create", "order", "update", "approval"), ("upd", "order", "update", "customer", "open_orders")
+    bisections = [{"neg": neg, "pos": pos, "field": "total", "steps": 1, "slot": slot,
+                   "pending": Action("update", "order", order["id"], dict(probe))} for slot in (slot_a, slot_b)]
+    session = SimpleNamespace(scratch={"bisections": bisections})
+    effects = [("create", "approval", "order", order["id"])]
+    obs = Observation(action=Action("update", "order", order["id"], dict(probe)), before=state, effects=effects)
+    SystematicPolicy().observe_bisection(session, obs)  # type: ignore[arg-type]
+    assert all(b["pending"] is None for b in bisections)
+    assert bisections[0]["pos"].values == probe  # its slot's effect appeared: the positive end moves
+    assert bisections[1]["neg"].values == probe  # no customer effect: the negative end moves
