@@ -234,10 +234,11 @@ class SystematicPolicy:
         for b in list(s["bisections"]):
             while True:
                 probe = self._bisect_step(session, b)
+                earlier = seen.get(_write_key(probe)) if probe is not None else None
                 if probe is None:
                     s["bisections"].remove(b)
-                elif _write_key(probe) in seen:
-                    _narrow(b, seen[_write_key(probe)])
+                elif earlier is not None:
+                    _narrow(b, earlier)
                     continue
                 else:
                     out.append((f"bisect {b['pos'].table}.{b['field']}", probe))
