@@ -18,6 +18,7 @@ from memkit.rules.schema import is_number
 from memkit.rules.values import normalize, values_equal
 
 __all__ = [
+    "clamped",
     "paths_from",
     "value_candidates",
     "find_value",
@@ -105,12 +106,15 @@ def value_candidates(
     target_type: str | None = None,
     row_table: str | None = None,
     first_inputs: Callable[[str], Any] | None = None,
+    fitted: Callable[[], Iterable[str]] | None = None,
 ) -> Iterator[str]:
     """Candidate expressions for a written value, simplest first.
 
     ``targets`` are the values to explain; ``first_inputs(src)`` evaluates a
     source on every example, in the order of ``targets`` (used to infer the
-    constants of ``a * c`` and ``a + c``).
+    constants of ``a * c`` and ``a + c``). ``fitted()`` gives sources already
+    known to fit the examples (aggregates read off the data): they come right
+    after the plain fields, before arithmetic that may fit by coincidence.
     """
     all_same = all(values_equal(t, targets[0]) for t in targets)
     atoms = paths_from(schema, table, "current", 2)
@@ -134,8 +138,20 @@ def value_candidates(
             yield const
         for src, _, _ in all_atoms:
             yield src
+    if targets and not all_same and all(isinstance(t, bool) for t in targets):
+        # a flag that is a comparison (needs authority = net amount > the adjuster's limit): two
+        # numbers of the record, or one of the record against one of a record it references
+        own = [src for src, ty, _ in atoms if ty == "number" and src.count(".") == 1]
+        near = [src for src, ty, _ in atoms if ty == "number" and src.count(".") == 2]
+        for i, a in enumerate(own):
+            for b in own[i + 1:] + near:
+                for op in (">", ">=", "<", "<="):
+                    yield f"{a} {op} {b}"
+        return
     if not targets or not all(is_number(t) for t in targets):
         return
+    if fitted is not None and not all_same:
+        yield from fitted()
     nums = [src for src, ty, _ in atoms + row_atoms + prev_atoms if ty == "number"]
     for a in nums:
         if first_inputs is not None:
@@ -183,6 +199,18 @@ def value_candidates(
                 if c not in (a, b):
                     yield f"min({a} * {b}, {c})"
                     yield f"round(min({a} * {b}, {c}), 2)"
+
+
+def clamped(source: str, schema: Schema, table: str) -> Iterator[str]:
+    """``source`` floored at zero and/or capped by a number of the record or a record it references
+    (a net amount never below zero nor above the policy's limit), plain and rounded to cents."""
+    caps = [src for src, ty, _ in paths_from(schema, table, "current", 2) if ty == "number"]
+    forms = [f"max({source}, 0)"]
+    for c in caps:
+        forms += [f"min({source}, {c})", f"min(max({source}, 0), {c})"]
+    for form in forms:
+        yield form
+        yield f"round({form}, 2)"
 
 
 _MISSING = object()

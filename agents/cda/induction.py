@@ -12,9 +12,10 @@ contradicted by the current world are revised in place (same id).
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,10 +24,12 @@ from memkit.rules import Action, Rule, Schema, parse_rule, same_effects
 from memkit.rules.model import Evidence, RuleModel
 from memkit.rules.scoring import score_effects
 from memkit.rules.state import Record
+from memkit.rules.schema import is_number
 from memkit.rules.values import normalize, values_equal
 
+from agents.cda.aggregates import aggregate_sources
 from agents.cda.contexts import FAIL, Example, eval_on, example_of
-from agents.cda.hypotheses import condition_literals, find_value, learn_dnf_candidates, paths_from, value_candidates
+from agents.cda.hypotheses import clamped, condition_literals, find_value, learn_dnf_candidates, paths_from, value_candidates
 from agents.cda.predictions import PredictionCache
 from agents.cda.session import Observation
 from agents.cda.slots import Slot, effects_in_slot, slot_of_rule, slots_of_effects
@@ -79,6 +82,10 @@ class Inducer:
         # rule id -> rules that explain its observations as well as it does (see LearnedSlot)
         self.alternatives: dict[str, list[dict[str, Any]]] = {}
         self._cond_alts: dict[str | None, list[str]] = {}
+        # value expressions tried before the enumerated ones: a clamped expression found by
+        # _best_cover is outside the enumeration, so the rule for its cover must be told of it
+        self._value_hints: list[str] = []
+        self._clamped_src: str | None = None  # the last _best_cover winner that came from clamping
 
     # -- residuals ----------------------------------------------------------
     def _predict(self, rules: Sequence[Rule], obs: Observation) -> tuple[list, list[str]]:
@@ -194,10 +201,16 @@ class Inducer:
         for _ in range(4):
             if len(remaining) < 2:
                 break
-            cover = self._best_cover(slot, observations, remaining)
+            cover, src = self._best_cover(slot, observations, remaining)
             if not cover or len(cover) < 2:
                 break
-            learned = self.learn_slot(slot, observations, only=cover)
+            # an enumerated winner needs no hint: the rule's own search may find a more general
+            # expression that fits the same cover (a capped product found beyond _best_cover's limit)
+            self._value_hints = [src] if src is not None and src == self._clamped_src else []
+            try:
+                learned = self.learn_slot(slot, observations, only=cover)
+            finally:
+                self._value_hints = []
             if learned is None:
                 break
             out.append(learned)
@@ -216,8 +229,9 @@ class Inducer:
                     out.append(learned)
         return out
 
-    def _best_cover(self, slot: Slot, observations: Sequence[Observation], among: set[int]) -> set[int]:
-        """The positives (observation indexes) explained by the value expression that explains the most."""
+    def _best_cover(self, slot: Slot, observations: Sequence[Observation], among: set[int]) -> tuple[set[int], str | None]:
+        """The positives (observation indexes) explained by the value expression that explains the most,
+        and that expression; a partial winner is also tried clamped (floored at zero, capped by a field)."""
         kind, table = slot[0], slot[1]
         cases: list[tuple[int, Example, Any]] = []
         for i in sorted(among):
@@ -233,7 +247,7 @@ class Inducer:
                 (rid, v), = rows.items()
                 cases.append((i, ex.masking_after(slot[3], {rid: slot[4]}), v))
         if len(cases) < 2:
-            return set()
+            return set(), None
         after_rule = kind != "own"
         ftype = self.schema.tables[slot[3] if kind == "upd" else table].fields[slot[-1]].type
         targets = [c[2] for c in cases]
@@ -242,25 +256,63 @@ class Inducer:
             return [None if (v := eval_on(src, self.schema, ex, after_rule=after_rule)) is FAIL else v for _, ex, _ in cases[:8]]
 
         best: set[int] = set()
-        for n, src in enumerate(value_candidates(self.schema, table, targets, target_type=ftype, first_inputs=first)):
-            if n >= 4000:
-                break
-            # a candidate is dropped as soon as it misses too many cases to beat the best cover so far
-            # (the result is the same as scoring every case; most candidates fail within a few cases)
-            allowed_misses = len(cases) - len(best) - 1
-            cover: set[int] = set()
-            for i, ex, want in cases:
-                if values_equal(eval_on(src, self.schema, ex, after_rule=after_rule), want):
-                    cover.add(i)
-                else:
-                    allowed_misses -= 1
-                    if allowed_misses < 0:
-                        break
-            if allowed_misses >= 0 and len(cover) > len(best):
-                best = cover
-                if len(best) == len(cases):
+        best_src: str | None = None
+        self._clamped_src = None
+
+        def score(candidates: Iterable[str], limit: int) -> None:
+            nonlocal best, best_src
+            for n, src in enumerate(candidates):
+                if n >= limit or len(best) == len(cases):
                     break
-        return best
+                # a candidate is dropped as soon as it misses too many cases to beat the best cover so far
+                # (the result is the same as scoring every case; most candidates fail within a few cases)
+                allowed_misses = len(cases) - len(best) - 1
+                cover: set[int] = set()
+                for i, ex, want in cases:
+                    if values_equal(eval_on(src, self.schema, ex, after_rule=after_rule), want):
+                        cover.add(i)
+                    else:
+                        allowed_misses -= 1
+                        if allowed_misses < 0:
+                            break
+                if allowed_misses >= 0 and len(cover) > len(best):
+                    best, best_src = cover, src
+
+        score(value_candidates(self.schema, table, targets, target_type=ftype, first_inputs=first), 4000)
+        if best_src is not None and len(best) < len(cases) and all(is_number(t) for t in targets):
+            # a clamp that explains no more positives can still be right where the field kept its
+            # value (a loss below the excess leaves a net of 0): those writes break the tie
+            quiet = self._quiet_cases(slot, observations, among) if kind == "own" else []
+
+            def agrees(src: str) -> int:
+                return sum(values_equal(eval_on(src, self.schema, ex, after_rule=False), want) for ex, want in quiet)
+
+            best_agrees = agrees(best_src)
+            for src in clamped(best_src, self.schema, table):
+                cover = {i for i, ex, want in cases if values_equal(eval_on(src, self.schema, ex, after_rule=after_rule), want)}
+                if len(cover) < len(best):
+                    continue
+                n_agree = agrees(src) if quiet else 0
+                if len(cover) > len(best) or n_agree > best_agrees:
+                    best, best_src, best_agrees = cover, src, n_agree
+                    self._clamped_src = src
+        return best, best_src
+
+    def _quiet_cases(self, slot: Slot, observations: Sequence[Observation], among: set[int], limit: int = 200) -> list[tuple[Example, Any]]:
+        """Writes of the slot's trigger where its field ended as written (at most ``limit``): (masked example, final value)."""
+        table, event, f = slot[1], slot[2], slot[3]
+        out: list[tuple[Example, Any]] = []
+        for i, o in enumerate(observations):
+            if i in among or o.action.table != table or o.action.op != event:
+                continue
+            ex = example_of(o, self.schema)
+            final = o.after.get(table, o.action.id)  # type: ignore[union-attr]
+            if final is None or not values_equal(final.get(f), ex.written(self.schema).get(f)):
+                continue
+            out.append((ex.masking(self.schema, f), final.get(f)))
+            if len(out) >= limit:
+                break
+        return out
 
     def _split_by_signature(self, slot: Slot, observations: Sequence[Observation]) -> list[LearnedSlot]:
         """Created records of different kinds (their choice and boolean values differ): one rule per kind."""
@@ -542,7 +594,12 @@ class Inducer:
                     return False
             return True
 
-        return find_value(value_candidates(self.schema, table, targets, target_type=ftype, row_table=row_table, first_inputs=first), fits)
+        def fitted() -> Iterable[str]:
+            return aggregate_sources(self.schema, table, [(ex, t) for (ex, _), t in zip(cases, targets)], after_rule=after_rule)
+
+        candidates = value_candidates(self.schema, table, targets, target_type=ftype, row_table=row_table, first_inputs=first,
+                                      fitted=fitted if row_table is None else None)
+        return find_value(itertools.chain(self._value_hints, candidates), fits)
 
     # another record's field: an after rule with update (path) or update_where
     def _changed_rows(self, slot: Slot, ex: Example) -> dict[str, Any]:

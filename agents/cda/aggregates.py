@@ -1,0 +1,141 @@
+"""Aggregate values found from the data: which rows a count or sum takes, read off the examples.
+
+Enumerating ``count``/``sum`` expressions with every possible row filter is
+hopeless once a filter combines two fields or keeps three of six states (the
+open claims of an adjuster, the issued indemnity payments of a claim): there
+are thousands of such filters, each evaluated by scanning a table. Here the
+rows each example would join are grouped once by the values of their choice
+and boolean fields, so a filter ``row.a in [...] and row.b in [...]`` is
+scored by adding a few group totals, and only the filters that give every
+example's target come out as sources (simplest first).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from itertools import combinations
+from typing import Any
+
+from memkit.rules import Schema
+from memkit.rules.schema import is_number
+from memkit.rules.ast import literal_source
+from memkit.rules.values import values_equal
+
+from agents.cda.contexts import FAIL, Example, eval_on
+from agents.cda.hypotheses import paths_from
+
+__all__ = ["aggregate_sources"]
+
+# subsets of a field's values considered in one filter: a field with more choices than this
+# only gets single values and all-but-one (2^8 subsets per field is already 256)
+_MAX_SUBSET_FIELD = 7
+
+
+def _anchors(schema: Schema, table: str) -> list[tuple[str, str]]:
+    """(source, table) of the records a rule on ``table`` can join on: itself and what it references."""
+    out = [("current.id", table)]
+    for src, ftype, last in paths_from(schema, table, "current", 1):
+        if ftype == "reference":
+            ref = schema.tables[last].fields[src.split(".")[-1]].ref
+            if ref:
+                out.append((src, ref))
+    return out
+
+
+def _subsets(values: Sequence[Any]) -> list[tuple[Any, ...]]:
+    """Proper non-empty subsets of ``values``, small ones first (all but one at the end)."""
+    n = len(values)
+    if n <= 1:
+        return []
+    if n > _MAX_SUBSET_FIELD:
+        return [(v,) for v in values] + [tuple(x for x in values if x != v) for v in values]
+    return [c for k in range(1, n) for c in combinations(values, k)]
+
+
+def _test(field: str, subset: tuple[Any, ...], domain: Sequence[Any]) -> str:
+    """The shortest filter text for ``row.field in subset``."""
+    if len(subset) == 1:
+        return f"row.{field} == {literal_source(subset[0])}"
+    rest = [v for v in domain if v not in subset]
+    if len(rest) == 1:
+        return f"row.{field} != {literal_source(rest[0])}"
+    return f"row.{field} in [{', '.join(literal_source(v) for v in subset)}]"
+
+
+def aggregate_sources(schema: Schema, table: str, cases: Sequence[tuple[Example, Any]], *,
+                      after_rule: bool, limit: int = 6) -> Iterator[str]:
+    """``count``/``sum`` sources (with ``round(.., 2)`` where only rounding fits) that give every
+    case's target, joined on the rule's record or a record it references, filtered on up to two
+    choice/boolean fields of the aggregated table. At most ``limit`` are yielded."""
+    if len(cases) < 2 or not all(is_number(t) for _, t in cases):
+        return
+    targets = [float(t) for _, t in cases]
+    found = 0
+    for anchor_src, anchor_table in _anchors(schema, table):
+        keys = [eval_on(anchor_src, schema, ex, after_rule=after_rule) for ex, _ in cases]
+        if any(k is FAIL for k in keys):
+            continue
+        for t3, spec3 in schema.tables.items():
+            kinds = {f: s for f, s in spec3.fields.items() if s.type in ("choice", "boolean")}
+            numbers = [f for f, s in spec3.fields.items() if s.type == "number"]
+            for rname, rspec in spec3.fields.items():
+                if rspec.type != "reference" or rspec.ref != anchor_table:
+                    continue
+                joined = []
+                for (ex, _), key in zip(cases, keys):
+                    state = ex.after if after_rule else ex.before
+                    joined.append([r for r in state.tables.get(t3, {}).values() if key is not None and values_equal(r.get(rname), key)])
+                where = f"row.{rname} == {anchor_src}"
+                for weight in [None, *numbers]:
+                    for src in _filters(joined, targets, kinds, weight):
+                        filt = f"{where} and {src}" if src else where
+                        body = f"count({t3}, {filt})" if weight is None else f"sum({t3}, {weight}, {filt})"
+                        yield body
+                        yield f"round({body}, 2)"
+                        found += 1
+                        if found >= limit:
+                            return
+
+
+def _filters(joined: list[list[dict[str, Any]]], targets: list[float], kinds: dict[str, Any], weight: str | None) -> Iterator[str]:
+    """Filter texts ("" for none) under which the weighted row totals equal every target (to cents)."""
+    def w(r: dict[str, Any]) -> float:
+        if weight is None:
+            return 1.0
+        v = r.get(weight)
+        return float(v) if is_number(v) else 0.0
+
+    fields = list(kinds)
+    # per case: (values of the filter fields, weight) of every joined row, computed once
+    rows_by_case = [[(tuple(r.get(f) for f in fields), w(r)) for r in rows] for rows in joined]
+
+    def fits(keep: Any) -> bool:
+        for rows, t in zip(rows_by_case, targets):
+            if abs(round(sum(x for vals, x in rows if keep(vals)), 2) - t) >= 1e-6:
+                return False
+        return True
+
+    if fits(lambda vals: True):
+        yield ""
+        return
+    tests: list[list[tuple[str, set[Any]]]] = []
+    for f, spec in kinds.items():
+        domain = list(spec.choices or ()) if spec.type == "choice" else [True, False]
+        per_field = []
+        for subset in _subsets(domain):
+            rest = [v for v in domain if v not in subset]
+            # "!=" keeps empty values too, as the language's null semantics do
+            allowed = set(subset) | ({None} if len(subset) > 1 and len(rest) == 1 else set())
+            per_field.append((_test(f, subset, domain), allowed))
+        tests.append(per_field)
+    for i, per_field in enumerate(tests):
+        for text, allowed in per_field:
+            if fits(lambda vals, i=i, allowed=allowed: vals[i] in allowed):
+                yield text
+    for i, j in combinations(range(len(fields)), 2):
+        if len(tests[i]) * len(tests[j]) > 4096:
+            continue
+        for text_a, a in tests[i]:
+            for text_b, b in tests[j]:
+                if fits(lambda vals, i=i, j=j, a=a, b=b: vals[i] in a and vals[j] in b):
+                    yield f"{text_a} and {text_b}"
