@@ -17,29 +17,18 @@ from itertools import combinations
 from typing import Any
 
 from memkit.rules import Schema
-from memkit.rules.schema import is_number
 from memkit.rules.ast import literal_source
+from memkit.rules.schema import is_number
 from memkit.rules.values import values_equal
 
 from agents.cda.contexts import FAIL, Example, eval_on
-from agents.cda.hypotheses import paths_from
+from agents.cda.hypotheses import join_anchors
 
 __all__ = ["aggregate_sources"]
 
 # subsets of a field's values considered in one filter: a field with more choices than this
 # only gets single values and all-but-one (2^8 subsets per field is already 256)
 _MAX_SUBSET_FIELD = 7
-
-
-def _anchors(schema: Schema, table: str) -> list[tuple[str, str]]:
-    """(source, table) of the records a rule on ``table`` can join on: itself and what it references."""
-    out = [("current.id", table)]
-    for src, ftype, last in paths_from(schema, table, "current", 1):
-        if ftype == "reference":
-            ref = schema.tables[last].fields[src.split(".")[-1]].ref
-            if ref:
-                out.append((src, ref))
-    return out
 
 
 def _subsets(values: Sequence[Any]) -> list[tuple[Any, ...]]:
@@ -64,14 +53,15 @@ def _test(field: str, subset: tuple[Any, ...], domain: Sequence[Any]) -> str:
 
 def aggregate_sources(schema: Schema, table: str, cases: Sequence[tuple[Example, Any]], *,
                       after_rule: bool, limit: int = 6) -> Iterator[str]:
-    """``count``/``sum`` sources (with ``round(.., 2)`` where only rounding fits) that give every
-    case's target, joined on the rule's record or a record it references, filtered on up to two
-    choice/boolean fields of the aggregated table. At most ``limit`` are yielded."""
+    """``count``/``sum`` sources that give every case's target (to the cent), joined on the rule's
+    record or a record it references and filtered on up to two choice/boolean fields of the
+    aggregated table, simplest filter first. Each comes as it is and rounded to cents (the caller
+    checks which fits exactly); at most ``limit`` filters are given."""
     if len(cases) < 2 or not all(is_number(t) for _, t in cases):
         return
     targets = [float(t) for _, t in cases]
     found = 0
-    for anchor_src, anchor_table in _anchors(schema, table):
+    for anchor_src, anchor_table in join_anchors(schema, table):
         keys = [eval_on(anchor_src, schema, ex, after_rule=after_rule) for ex, _ in cases]
         if any(k is FAIL for k in keys):
             continue

@@ -19,6 +19,7 @@ from memkit.rules.values import normalize, values_equal
 
 __all__ = [
     "clamped",
+    "join_anchors",
     "paths_from",
     "value_candidates",
     "find_value",
@@ -87,7 +88,8 @@ def _aggregates(schema: Schema, table: str, anchors: list[tuple[str, str]]) -> l
     return out
 
 
-def _anchors(schema: Schema, table: str) -> list[tuple[str, str]]:
+def join_anchors(schema: Schema, table: str) -> list[tuple[str, str]]:
+    """(source, table) of the records a rule on ``table`` can join other tables on: itself and what it references."""
     anchors = [("current.id", table)]
     for src, ftype, t in paths_from(schema, table, "current", hops=1):
         if ftype == "reference":
@@ -184,7 +186,7 @@ def value_candidates(
                 yield f"{a} - {b}"
                 yield f"{a} / {b}"
                 yield f"round({a} / {b}, 2)"
-    for agg in _aggregates(schema, table, _anchors(schema, table)):
+    for agg in _aggregates(schema, table, join_anchors(schema, table)):
         yield agg
         yield f"round({agg}, 2)"
     # a computed value capped by another field (a fine never above the item's cost): last,
