@@ -22,9 +22,9 @@ from typing import Any
 from memkit.errors import MemkitError
 from memkit.rules import Action, Rule, Schema, parse_rule, same_effects
 from memkit.rules.model import Evidence, RuleModel
+from memkit.rules.schema import is_number
 from memkit.rules.scoring import score_effects
 from memkit.rules.state import Record
-from memkit.rules.schema import is_number
 from memkit.rules.values import normalize, values_equal
 
 from agents.cda.aggregates import aggregate_sources
