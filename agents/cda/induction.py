@@ -29,7 +29,7 @@ from memkit.rules.values import normalize, values_equal
 
 from agents.cda.aggregates import aggregate_sources
 from agents.cda.contexts import FAIL, Example, eval_on, example_of
-from agents.cda.hypotheses import clamped, condition_literals, find_value, learn_dnf_candidates, paths_from, value_candidates
+from agents.cda.hypotheses import clamped, condition_literals, find_value, join_anchors, learn_dnf_candidates, paths_from, value_candidates
 from agents.cda.predictions import PredictionCache
 from agents.cda.session import Observation
 from agents.cda.slots import Slot, effects_in_slot, slot_of_rule, slots_of_effects
@@ -85,7 +85,6 @@ class Inducer:
         # value expressions tried before the enumerated ones: a clamped expression found by
         # _best_cover is outside the enumeration, so the rule for its cover must be told of it
         self._value_hints: list[str] = []
-        self._clamped_src: str | None = None  # the last _best_cover winner that came from clamping
 
     # -- residuals ----------------------------------------------------------
     def _predict(self, rules: Sequence[Rule], obs: Observation) -> tuple[list, list[str]]:
@@ -201,12 +200,12 @@ class Inducer:
         for _ in range(4):
             if len(remaining) < 2:
                 break
-            cover, src = self._best_cover(slot, observations, remaining)
+            cover, src, from_clamp = self._best_cover(slot, observations, remaining)
             if not cover or len(cover) < 2:
                 break
             # an enumerated winner needs no hint: the rule's own search may find a more general
             # expression that fits the same cover (a capped product found beyond _best_cover's limit)
-            self._value_hints = [src] if src is not None and src == self._clamped_src else []
+            self._value_hints = [src] if from_clamp and src is not None else []
             try:
                 learned = self.learn_slot(slot, observations, only=cover)
             finally:
@@ -229,9 +228,10 @@ class Inducer:
                     out.append(learned)
         return out
 
-    def _best_cover(self, slot: Slot, observations: Sequence[Observation], among: set[int]) -> tuple[set[int], str | None]:
+    def _best_cover(self, slot: Slot, observations: Sequence[Observation], among: set[int]) -> tuple[set[int], str | None, bool]:
         """The positives (observation indexes) explained by the value expression that explains the most,
-        and that expression; a partial winner is also tried clamped (floored at zero, capped by a field)."""
+        that expression, and whether it is a clamped form of the enumerated winner (floored at zero,
+        capped by a field), which the enumeration itself does not produce."""
         kind, table = slot[0], slot[1]
         cases: list[tuple[int, Example, Any]] = []
         for i in sorted(among):
@@ -247,7 +247,7 @@ class Inducer:
                 (rid, v), = rows.items()
                 cases.append((i, ex.masking_after(slot[3], {rid: slot[4]}), v))
         if len(cases) < 2:
-            return set(), None
+            return set(), None, False
         after_rule = kind != "own"
         ftype = self.schema.tables[slot[3] if kind == "upd" else table].fields[slot[-1]].type
         targets = [c[2] for c in cases]
@@ -257,28 +257,25 @@ class Inducer:
 
         best: set[int] = set()
         best_src: str | None = None
-        self._clamped_src = None
-
-        def score(candidates: Iterable[str], limit: int) -> None:
-            nonlocal best, best_src
-            for n, src in enumerate(candidates):
-                if n >= limit or len(best) == len(cases):
+        for n, src in enumerate(value_candidates(self.schema, table, targets, target_type=ftype, first_inputs=first)):
+            if n >= 4000:
+                break
+            # a candidate is dropped as soon as it misses too many cases to beat the best cover so far
+            # (the result is the same as scoring every case; most candidates fail within a few cases)
+            allowed_misses = len(cases) - len(best) - 1
+            cover: set[int] = set()
+            for i, ex, want in cases:
+                if values_equal(eval_on(src, self.schema, ex, after_rule=after_rule), want):
+                    cover.add(i)
+                else:
+                    allowed_misses -= 1
+                    if allowed_misses < 0:
+                        break
+            if allowed_misses >= 0 and len(cover) > len(best):
+                best, best_src = cover, src
+                if len(best) == len(cases):
                     break
-                # a candidate is dropped as soon as it misses too many cases to beat the best cover so far
-                # (the result is the same as scoring every case; most candidates fail within a few cases)
-                allowed_misses = len(cases) - len(best) - 1
-                cover: set[int] = set()
-                for i, ex, want in cases:
-                    if values_equal(eval_on(src, self.schema, ex, after_rule=after_rule), want):
-                        cover.add(i)
-                    else:
-                        allowed_misses -= 1
-                        if allowed_misses < 0:
-                            break
-                if allowed_misses >= 0 and len(cover) > len(best):
-                    best, best_src = cover, src
-
-        score(value_candidates(self.schema, table, targets, target_type=ftype, first_inputs=first), 4000)
+        from_clamp = False
         if best_src is not None and len(best) < len(cases) and all(is_number(t) for t in targets):
             # a clamp that explains no more positives can still be right where the field kept its
             # value (a loss below the excess leaves a net of 0): those writes break the tie
@@ -294,9 +291,8 @@ class Inducer:
                     continue
                 n_agree = agrees(src) if quiet else 0
                 if len(cover) > len(best) or n_agree > best_agrees:
-                    best, best_src, best_agrees = cover, src, n_agree
-                    self._clamped_src = src
-        return best, best_src
+                    best, best_src, best_agrees, from_clamp = cover, src, n_agree, True
+        return best, best_src, from_clamp
 
     def _quiet_cases(self, slot: Slot, observations: Sequence[Observation], among: set[int], limit: int = 200) -> list[tuple[Example, Any]]:
         """Writes of the slot's trigger where its field ended as written (at most ``limit``): (masked example, final value)."""
@@ -744,12 +740,7 @@ class Inducer:
         return LearnedSlot(slot, self._rule_dict(slot, "after", action, cond), pos, neg)  # type: ignore[arg-type]
 
     def _where_candidates(self, table: str, t2: str) -> list[str]:
-        anchors = [("current.id", table)]
-        for src, ftype, last in paths_from(self.schema, table, "current", 1):
-            if ftype == "reference":
-                ref = self.schema.tables[last].fields[src.split(".")[-1]].ref
-                if ref:
-                    anchors.append((src, ref))
+        anchors = join_anchors(self.schema, table)
         base: list[str] = []
         for rname, rspec in self.schema.tables[t2].fields.items():
             if rspec.type != "reference":
