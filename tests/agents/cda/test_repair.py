@@ -1,0 +1,120 @@
+"""Repairing a slot edits the rule that the new evidence is about, and only on the event it is about."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from memkit.rules import Action, load_world
+from memkit.rules.model import RuleModel
+
+from agents.cda.induction import Inducer
+from agents.cda.session import Observation
+from evals.worldshift.platform import Platform
+
+_ITEMS = {
+    "format": "worldshift/1",
+    "name": "items-B",
+    "tables": {
+        "item": {"fields": {"price": {"type": "number"}, "qty": {"type": "number"},
+                            "fee": {"type": "number", "default": 0}, "total": {"type": "number"}}},
+    },
+    "records": {
+        "item": [{"id": "I1", "price": 3, "qty": 2, "fee": 5, "total": 6},
+                 {"id": "I2", "price": 4, "qty": 5, "fee": 1, "total": 20},
+                 {"id": "I3", "price": 10, "qty": 1, "fee": 2, "total": 10}],
+    },
+    # in the world before, one rule set the total on insert and update; now an update charges the fee per unit instead
+    "rules": [
+        {"id": "on_insert", "table": "item", "events": ["insert"], "when": "before",
+         "actions": [{"set": {"total": "current.price * current.qty"}}]},
+        {"id": "on_update", "table": "item", "events": ["update"], "when": "before",
+         "actions": [{"set": {"total": "current.qty * current.fee"}}]},
+    ],
+    "tests": [],
+}
+_INHERITED = {"id": "x", "table": "item", "events": ["insert", "update"], "when": "before",
+              "actions": [{"set": {"total": "current.price * current.qty"}}]}
+
+_CASES = {
+    "format": "worldshift/1",
+    "name": "cases-A",
+    "tables": {
+        "case": {"fields": {"status": {"type": "choice", "choices": ["open", "approved", "denied"], "default": "open"}}},
+        "letter": {"fields": {"case": {"type": "reference", "ref": "case"},
+                              "kind": {"type": "choice", "choices": ["approval", "denial"]}}},
+    },
+    "records": {
+        "case": [{"id": f"C{i}", "status": "open"} for i in range(1, 7)],
+        "letter": [],
+    },
+    "rules": [
+        {"id": "denial", "table": "case", "events": ["update"], "when": "after", "condition": "changes_to(status, 'denied')",
+         "actions": [{"create": {"table": "letter", "values": {"case": "current.id", "kind": "'denial'"}}}]},
+        {"id": "approval", "table": "case", "events": ["update"], "when": "after", "condition": "changes_to(status, 'approved')",
+         "actions": [{"create": {"table": "letter", "values": {"case": "current.id", "kind": "'approval'"}}}]},
+    ],
+    "tests": [],
+}
+_DENIAL, _APPROVAL = _CASES["rules"]
+
+
+def _observe(platform: Platform, actions: list[Action]) -> list[Observation]:
+    out = []
+    before = platform.snapshot()
+    for action in actions:
+        platform.reset()
+        outcome = platform.write(action)
+        out.append(Observation(action, before, list(outcome.effects), outcome.rolled_back, "", platform.snapshot()))
+    platform.reset()
+    return out
+
+
+def _load(tmp_path: Path, world: dict):
+    path = tmp_path / f"{world['name']}.yaml"
+    path.write_text(yaml.safe_dump(world))
+    return load_world(path)
+
+
+def test_a_rule_contradicted_on_one_event_keeps_the_others(tmp_path):
+    world = _load(tmp_path, _ITEMS)
+    obs = _observe(Platform(world), [
+        Action("update", "item", "I1", {"qty": 4}),
+        Action("update", "item", "I2", {"price": 6}),
+        Action("update", "item", "I3", {"qty": 3, "fee": 7}),
+        Action("update", "item", "I2", {"fee": 9}),
+        Action("update", "item", "I1", {"price": 7, "qty": 1}),
+        Action("insert", "item", "I9", {"price": 2, "qty": 8, "fee": 3}),
+        Action("insert", "item", "I8", {"price": 5, "qty": 1}),
+    ])
+    model = RuleModel(world.schema, world.name)
+    rid = model.add(_INHERITED, reason="learned in the world before")
+    Inducer(world.schema).run(model, obs, world.name)
+    # the inherited rule still holds on insert: it keeps that event (and its identity and
+    # evidence) instead of being rewritten into the update rule and learned again
+    assert model.get(rid).status == "active"
+    assert model.get(rid).rule["events"] == ["insert"]
+    initial = world.initial_state()
+    update = Action("update", "item", "I2", {"qty": 7})
+    insert = Action("insert", "item", "I7", {"price": 3, "qty": 3, "fee": 4})
+    assert ("set", "item", "I2", "total", 7 * 1) in [tuple(e) for e in model.predict(update, initial)]
+    assert ("set", "item", "I7", "total", 9) in [tuple(e) for e in model.predict(insert, initial)]
+
+
+def test_a_right_rule_is_not_rewritten_into_its_neighbour(tmp_path):
+    world = _load(tmp_path, _CASES)
+    obs = _observe(Platform(world), [
+        Action("update", "case", "C1", {"status": "denied"}),
+        Action("update", "case", "C2", {"status": "approved"}),
+        Action("update", "case", "C3", {"status": "denied"}),
+        Action("update", "case", "C4", {"status": "approved"}),
+        Action("update", "case", "C5", {"status": "open"}),
+    ])
+    model = RuleModel(world.schema, world.name)
+    # the approval letter was learned with the wrong trigger; the denial letter is right
+    wrong = model.add({**_APPROVAL, "id": "x", "condition": "changes_to(status, 'open')"}, reason="a guess")
+    right = model.add({**_DENIAL, "id": "x"}, reason="learned before")
+    Inducer(world.schema).run(model, obs, world.name)
+    assert [h.op for h in model.history if h.rule_id == right] == ["add"]
+    assert "changes_to(status, 'approved')" in model.get(wrong).rule["condition"]
