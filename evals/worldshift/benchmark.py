@@ -108,12 +108,14 @@ class Probe:
 
     ``adds``: effects present when the rule set includes the rule and absent
     without it; ``removes``: effects present only without it (a rule can
-    suppress what another one would do, e.g. by changing a field first).
+    suppress what another one would do, e.g. by changing a field first);
+    ``rest``: the effects of the rule set without it.
     """
 
     action: Action
     adds: Counter
     removes: Counter
+    rest: Counter = field(default_factory=Counter)
 
 
 def _alternatives(world: World, spec: FieldSpec, value: Any, rng: random.Random) -> list[Any]:
@@ -186,7 +188,7 @@ def rule_probes(world: World, rule_id: str, rules: Sequence[Rule] | None = None,
     for action in base + extras:
         a = Counter(effect_key(e) for e in with_rule.run(initial, action).effects)
         b = Counter(effect_key(e) for e in without.run(initial, action).effects)
-        probes.append(Probe(action, a - b, b - a))
+        probes.append(Probe(action, a - b, b - a, b))
     return probes
 
 
@@ -245,6 +247,10 @@ def deleted_rule_retired(world: World, model: RuleModel, probes: Mapping[str, li
     them), and (2) the model's history has a ``retire`` or ``revise`` made in
     this world (the model acted on the change, rather than never having
     learned the rule).
+
+    Effects are counted as multisets: where the other rules produce the same
+    effect on a probe (another notice to the same member), the model may
+    predict it as often as they do; only a surplus is the deleted rule's.
     """
     if not probes:
         return None
@@ -252,7 +258,7 @@ def deleted_rule_retired(world: World, model: RuleModel, probes: Mapping[str, li
     for rule_probes_ in probes.values():
         for probe in rule_probes_:
             pred = Counter(effect_key(e) for e in model.predict(probe.action, initial))
-            if probe.adds & pred:
+            if probe.adds & (pred - probe.rest):
                 return False
     return any(h.world == model.world and h.op in ("retire", "revise") for h in model.history)
 

@@ -189,3 +189,28 @@ def test_cli_store_saves_each_learned_model_per_world(tmp_path, worlds):
         assert [h.model_dump() for h in b.history[: len(a.history)]] == [h.model_dump() for h in a.history]
     finally:
         store.close()
+
+
+def test_a_deleted_rule_is_retired_though_a_kept_rule_makes_a_look_alike(tmp_path):
+    # the deleted notice and a kept one go to the same member on the same write: predicting the
+    # kept notice is right in D and must not count as the deleted rule surviving
+    rule = ("  - {{id: {id}, table: loan, events: [update], when: after, condition: \"changes_to(state, 'overdue')\",\n"
+            "     actions: [{{create: {{table: notice, values: {{member: current.member, kind: \"'{kind}'\"}}}}}}]}}\n")
+    (tmp_path / "loans-A.yaml").write_text(
+        "format: worldshift/1\nname: loans-A\n"
+        "tables:\n"
+        "  member: {fields: {name: {type: string}}}\n"
+        "  loan: {fields: {member: {type: reference, ref: member}, state: {type: choice, choices: [out, overdue], default: out}}}\n"
+        "  notice: {fields: {member: {type: reference, ref: member}, kind: {type: choice, choices: [overdue, limit]}}}\n"
+        "records:\n  member: [{id: M1, name: a}]\n  loan: [{id: L1, member: M1}]\n  notice: []\n"
+        "rules:\n" + rule.format(id="overdue_notice", kind="overdue") + rule.format(id="limit_notice", kind="limit")
+        + "tests:\n  - {op: update, table: loan, id: L1, values: {state: overdue}}\n")
+    (tmp_path / "loans-D.yaml").write_text(
+        "format: worldshift/1\nname: loans-D\nextends: loans-A.yaml\nshift: {delete: [overdue_notice]}\n"
+        "tests:\n  - {op: update, table: loan, id: L1, values: {state: overdue}}\n")
+    a, d = load_world(tmp_path / "loans-A.yaml"), load_world(tmp_path / "loans-D.yaml")
+    probes = deleted_rule_probes(a, d)
+    kept = _only(a).inherit(d.name)
+    assert deleted_rule_retired(d, kept, probes) is False
+    kept.retire("overdue_notice", reason="no overdue notice any more")
+    assert deleted_rule_retired(d, kept, probes) is True
