@@ -320,11 +320,15 @@ class SystematicPolicy:
         engine = Engine(schema, rules)
         seen = {repr(o.action.to_dict()) for o in session.observations}
         active = {r.id for r in rules}
+        # the current rules' replays and predictions are the same for every rival: computed once
+        # (most of this planning step's engine runs on large worlds went to recomputing them)
+        base_effects: dict[str, list[str] | None] = {}
         for rid, alts in sorted(s.get("alternatives", {}).items()):
             if rid not in active:
                 continue
             lr = session.model.get(rid)
             trig_obs = [o for o in session.observations if o.action.table == lr.rule["table"] and o.action.op in lr.rule.get("events", [])]
+            base_bad: int | None = None
             for alt in alts:
                 key = repr((rid, alt.get("condition"), alt.get("actions")))
                 if key in tested:
@@ -335,9 +339,11 @@ class SystematicPolicy:
                 except MemkitError:
                     continue
                 rival_engine = Engine(schema, [rival if r.id == rid else r for r in rules])
-                if _mismatches(rival_engine, trig_obs) > _mismatches(engine, trig_obs):
+                if base_bad is None:
+                    base_bad = _mismatches(engine, trig_obs)
+                if _mismatches(rival_engine, trig_obs) > base_bad:
                     continue  # what has been seen already rules the rival out
-                probe = _first_disagreement(engine, rival_engine, state, _candidates(trig_obs, state, session), seen)
+                probe = _first_disagreement(engine, rival_engine, state, _candidates(trig_obs, state, session), seen, base_effects)
                 if probe is not None:
                     seen.add(repr(probe.to_dict()))
                     out.append((f"disambiguate {rid}", probe))
@@ -422,16 +428,28 @@ def _mismatches(engine: Engine, observations: list[Observation]) -> int:
     return bad
 
 
-def _first_disagreement(engine: Engine, rival: Engine, state: Any, candidates: list[Action], seen: set[str]) -> Action | None:
-    """The first candidate on which the two rule sets predict different effects (and not yet run)."""
+def _first_disagreement(engine: Engine, rival: Engine, state: Any, candidates: list[Action], seen: set[str],
+                        memo: dict[str, list[str] | None]) -> Action | None:
+    """The first candidate on which the two rule sets predict different effects (and not yet run).
+
+    ``memo`` keeps ``engine``'s predictions by write, for the next rival tried against it.
+    """
     for action in candidates:
-        if repr(action.to_dict()) in seen:
+        key = repr(action.to_dict())
+        if key in seen:
+            continue
+        if key not in memo:
+            try:
+                memo[key] = sorted(map(repr, engine.run(state, action).effects))
+            except MemkitError:
+                memo[key] = None
+        a = memo[key]
+        if a is None:
             continue
         try:
-            a = engine.run(state, action).effects
             b = rival.run(state, action).effects
         except MemkitError:
             continue
-        if sorted(map(repr, a)) != sorted(map(repr, b)):
+        if a != sorted(map(repr, b)):
             return action
     return None
