@@ -10,8 +10,8 @@ from memkit.rules import Action, load_world
 from memkit.rules.model import RuleModel
 
 from agents.cda.induction import Inducer
-from agents.cda.session import Observation
 from evals.worldshift.platform import Platform
+from tests.agents.cda.test_unify_events import _observe
 
 _ITEMS = {
     "format": "worldshift/1",
@@ -58,17 +58,6 @@ _CASES = {
     "tests": [],
 }
 _DENIAL, _APPROVAL = _CASES["rules"]
-
-
-def _observe(platform: Platform, actions: list[Action]) -> list[Observation]:
-    out = []
-    before = platform.snapshot()
-    for action in actions:
-        platform.reset()
-        outcome = platform.write(action)
-        out.append(Observation(action, before, list(outcome.effects), outcome.rolled_back, "", platform.snapshot()))
-    platform.reset()
-    return out
 
 
 def _load(tmp_path: Path, world: dict):
