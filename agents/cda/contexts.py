@@ -34,6 +34,9 @@ class Example:
     previous: Record
     before: State
     after: State
+    # the maskings applied to the observation's view, in order: with the observation it
+    # determines the example, so values computed on it can be kept (see Inducer)
+    view: tuple[Any, ...] = ()
 
     def written(self, schema: Schema) -> Record:
         """The record as the write itself made it, before any rule ran (previous + values, or defaults + values)."""
@@ -46,7 +49,8 @@ class Example:
         """This example as a before rule setting ``field`` sees it: ``field`` still holds the written value."""
         cur = dict(self.current)
         cur[field] = self.written(schema).get(field)
-        return Example(self.obs, self.table, self.event, self.record_id, cur, self.previous, self.before, self.after)
+        return Example(self.obs, self.table, self.event, self.record_id, cur, self.previous, self.before, self.after,
+                       (*self.view, ("field", field)))
 
     def masking_after(self, table: str, changes: dict[str, str | None]) -> Example:
         """This example with the after-state's ``table`` records put back as they were before
@@ -64,7 +68,8 @@ class Example:
         current = self.current
         if table == self.table and self.record_id in changes and changes[self.record_id] is not None:
             current = after.get(table, self.record_id) or current
-        return Example(self.obs, self.table, self.event, self.record_id, current, self.previous, self.before, after)
+        return Example(self.obs, self.table, self.event, self.record_id, current, self.previous, self.before, after,
+                       (*self.view, ("after", table, tuple(sorted(changes.items(), key=repr)))))
 
     def ctx(self, *, after_rule: bool, row: Record | None = None, row_table: str | None = None) -> EvalContext:
         """An evaluation context as a before rule (state before) or an after rule (state after) sees it."""

@@ -156,8 +156,9 @@ def final_audit(session: DiscoverySession) -> None:
     session.scratch["final_audit_done"] = True
     if not session.audit:
         return
-    induce_until_stable(Inducer(session.platform.schema(), predictions=predictions_of(session)), session.model, session.observations, session.world,
-                        session.note, passes=2, label="audit ")
+    inducer = Inducer(session.platform.schema(), predictions=predictions_of(session),
+                      literal_values=session.scratch.setdefault("literal_values", {}))
+    induce_until_stable(inducer, session.model, session.observations, session.world, session.note, passes=2, label="audit ")
 
 
 def _sync_definitions(session: DiscoverySession) -> None:

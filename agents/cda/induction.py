@@ -71,8 +71,14 @@ class Inducer:
     """Learns and repairs single-action rules from observations of one world."""
 
     def __init__(self, schema: Schema, *, may_edit: Callable[[str], bool] = lambda rid: True,
-                 memo: dict[Any, list[LearnedSlot]] | None = None, predictions: PredictionCache | None = None) -> None:
+                 memo: dict[Any, list[LearnedSlot]] | None = None, predictions: PredictionCache | None = None,
+                 literal_values: dict[int, tuple[Observation, dict[Any, bool]]] | None = None) -> None:
         self.schema = schema
+        # whether a condition literal holds on an example, by observation (checked by identity)
+        # and the example's view of it: a slot is learned again whenever its table gets a new
+        # observation, and the old examples' literals are most of that work (shared across rounds
+        # when given)
+        self.literal_values = literal_values if literal_values is not None else {}
         # replays of the observations under the rules, shared across passes (and rounds, when given)
         self.predictions = predictions if predictions is not None else PredictionCache(schema)
         self.may_edit = may_edit
@@ -475,7 +481,7 @@ class Inducer:
             if src not in cache:
                 vals = [False] * len(examples)
                 for i in used:
-                    vals[i] = eval_on(src, self.schema, examples[i], after_rule=after_rule) is True
+                    vals[i] = self._holds(src, examples[i], after_rule)
                 cache[src] = vals
             return cache[src]
 
@@ -488,6 +494,17 @@ class Inducer:
         chosen = _dnf_source(dnf)
         self._cond_alts[chosen] = [c for c in dict.fromkeys(_dnf_source(d) for d in self._dnf_alternatives(dnf, found, lits, truth, pos, neg)) if c != chosen][:4]
         return chosen
+
+    def _holds(self, src: str, ex: Example, after_rule: bool) -> bool:
+        """Whether the literal ``src`` is true on ``ex`` (kept per observation and view)."""
+        entry = self.literal_values.get(id(ex.obs))
+        if entry is None or entry[0] is not ex.obs:
+            entry = self.literal_values[id(ex.obs)] = (ex.obs, {})
+        key = (ex.table, ex.view, after_rule, src)
+        value = entry[1].get(key)
+        if value is None:
+            value = entry[1][key] = eval_on(src, self.schema, ex, after_rule=after_rule) is True
+        return value
 
     def _dnf_alternatives(self, dnf: list[list[str]], found: list[list[list[str]]], lits: Sequence[Any],
                           truth: Callable[[str], list[bool]], pos: list[int], neg: list[int]) -> list[list[list[str]]]:

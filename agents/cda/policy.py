@@ -291,6 +291,7 @@ class SystematicPolicy:
         world = session.world
         may_edit = (lambda rid: True) if session.audit else (lambda rid: session.model.get(rid).origin_world == world)
         inducer = Inducer(session.platform.schema(), may_edit=may_edit, memo=session.scratch.setdefault("learned", {}),
+                          literal_values=session.scratch.setdefault("literal_values", {}),
                           predictions=predictions_of(session))
         # pruning only after something changed: a quiet round costs no engine runs
         before = len(session.model.history)

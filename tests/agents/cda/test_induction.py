@@ -73,3 +73,22 @@ def test_example_world_end_to_end():
     discover(Platform(world), model, budget=300)
     truth = effects_of_tests(world.schema, world.rules, world.initial_state(), world.tests)
     assert score_world(model.predict_many(world.tests, world.initial_state()), truth).iou == 1.0
+
+
+def test_kept_literal_values_tell_apart_two_views_of_one_write(shop):
+    # a before rule's learner sees the written amount, an after rule's the derived one: a literal
+    # kept for one view of the write must not answer for the other
+    from agents.cda.contexts import eval_on, example_of
+    from agents.cda.induction import Inducer
+    from tests.agents.cda.test_unify_events import _observe
+
+    world = shop["A"]
+    obs, = _observe(Platform(world), [Action("update", "order_line", "L1", {"quantity": 7, "amount": 1})])
+    plain = example_of(obs, world.schema)
+    masked = plain.masking(world.schema, "amount")
+    assert plain.view != masked.view
+    inducer = Inducer(world.schema)
+    for src in ("current.amount > 2", "current.amount < 2"):
+        for ex in (plain, masked, plain):
+            assert inducer._holds(src, ex, False) is (eval_on(src, world.schema, ex, after_rule=False) is True)
+    assert inducer._holds("current.amount > 2", plain, False) != inducer._holds("current.amount > 2", masked, False)
