@@ -159,7 +159,7 @@ class Inducer:
             # no consistent hypothesis: an existing rule with no positive left is stale
             if existing and not self._has_positive(slot, obs):
                 for rid in existing:
-                    if self.may_edit(rid) and set(model.get(rid).rule["events"]) - {slot[2]}:
+                    if self.may_edit(rid) and self._needed_on_other_events(model, rid, slot, obs):
                         self._narrow(model, rid, slot, world, result)
                     elif self.may_edit(rid):
                         ev = [_evidence(o, world, False, "slot effect absent") for o in self._trigger_obs(slot, obs)[:3]]
@@ -369,6 +369,18 @@ class Inducer:
         current = model.active_rules()
         revised = [new_rule if r.id == target else r for r in current]
         return self._slot_mismatches(revised, slot, obs) < self._slot_mismatches(current, slot, obs)
+
+    def _needed_on_other_events(self, model: RuleModel, rid: str, slot: Slot, obs: Sequence[Observation]) -> bool:
+        """Whether this world's writes of another of the rule's events need it (the slot is explained
+        worse there without it): then a rule whose effect is gone on the slot's event still holds
+        there; otherwise it is stale as a whole, as a deleted rule is."""
+        current = model.active_rules()
+        without = [r for r in current if r.id != rid]
+        for e in model.get(rid).rule["events"]:
+            other = (slot[0], slot[1], e, *slot[3:])
+            if e != slot[2] and self._slot_mismatches(without, other, obs) > self._slot_mismatches(current, other, obs):
+                return True
+        return False
 
     def _narrow(self, model: RuleModel, target: str, slot: Slot, world: str, result: InductionResult) -> None:
         """Take the slot's event off ``target`` (a rule on several events)."""

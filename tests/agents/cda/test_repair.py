@@ -107,3 +107,25 @@ def test_a_right_rule_is_not_rewritten_into_its_neighbour(tmp_path):
     Inducer(world.schema).run(model, obs, world.name)
     assert [h.op for h in model.history if h.rule_id == right] == ["add"]
     assert "changes_to(status, 'approved')" in model.get(wrong).rule["condition"]
+
+
+def _cases_world(tmp_path: Path, name: str, rules: list[dict]):
+    return _load(tmp_path, {**_CASES, "name": name, "rules": rules})
+
+
+def test_a_rule_whose_effect_is_gone_is_retired_unless_another_event_still_shows_it(tmp_path):
+    both = {**_DENIAL, "id": "x", "events": ["insert", "update"]}
+    denials = [Action("update", "case", "C1", {"status": "denied"}), Action("update", "case", "C3", {"status": "denied"})]
+    # the letter is gone altogether: seen on updates only, the rule is stale as a whole
+    gone = _cases_world(tmp_path, "cases-D", [_APPROVAL])
+    model = RuleModel(gone.schema, gone.name)
+    rid = model.add(both, reason="learned before")
+    Inducer(gone.schema).run(model, _observe(Platform(gone), denials), gone.name)
+    assert model.get(rid).status == "retired"
+    # the letter still comes on insert, and a write shows it: the rule keeps that event
+    kept = _cases_world(tmp_path, "cases-E", [{**_DENIAL, "events": ["insert"]}, _APPROVAL])
+    model = RuleModel(kept.schema, kept.name)
+    rid = model.add(both, reason="learned before")
+    writes = [*denials, Action("insert", "case", "C9", {"status": "denied"})]
+    Inducer(kept.schema).run(model, _observe(Platform(kept), writes), kept.name)
+    assert model.get(rid).status == "active" and model.get(rid).rule["events"] == ["insert"]
