@@ -176,17 +176,23 @@ class Inducer:
             rule = learned.rule
             if k is not None:
                 target = editable[k]
-                self.alternatives[target] = learned.alternatives
                 if _same_rule(model.get(target).rule, rule):
+                    self.alternatives[target] = learned.alternatives
                     continue
                 if not self._improves(model, target, rule, slot, obs):
+                    self.alternatives[target] = learned.alternatives
                     continue  # the rule it would replace explains this world's data as well: keep it
                 if set(model.get(target).rule["events"]) - {slot[2]}:
                     # the rule also acts on other events, where nothing here contradicts it: it keeps
-                    # those and the slot's event gets a rule of its own (merged again when one fits all)
+                    # those and the slot's event gets a rule of its own (merged again when one fits all);
+                    # the rivals found for the new rule are the new rule's to be tested against
                     self._narrow(model, target, slot, world, result)
+                    n_added = len(result.added)
                     self._add(model, rule, slot, ev, result, world)
+                    if len(result.added) > n_added:
+                        self.alternatives[result.added[-1]] = learned.alternatives
                     continue
+                self.alternatives[target] = learned.alternatives
                 try:
                     model.revise(target, {**rule, "id": target}, reason=f"observations in {world} contradict it ({_slot_text(slot)})", evidence=ev)
                     result.revised.append(target)
