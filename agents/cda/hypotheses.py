@@ -19,6 +19,7 @@ from memkit.rules.values import normalize, values_equal
 
 __all__ = [
     "clamped",
+    "comparable_numbers",
     "join_anchors",
     "paths_from",
     "value_candidates",
@@ -143,8 +144,7 @@ def value_candidates(
     if targets and not all_same and all(isinstance(t, bool) for t in targets):
         # a flag that is a comparison (needs authority = net amount > the adjuster's limit): two
         # numbers of the record, or one of the record against one of a record it references
-        own = [src for src, ty, _ in atoms if ty == "number" and src.count(".") == 1]
-        near = [src for src, ty, _ in atoms if ty == "number" and src.count(".") == 2]
+        own, near = comparable_numbers(schema, table)
         for i, a in enumerate(own):
             for b in own[i + 1:] + near:
                 for op in (">", ">=", "<", "<="):
@@ -328,18 +328,25 @@ def condition_literals(
                 lits.append(Literal(first, base_rank + 1))
                 lits.append(Literal(second, base_rank + 2))
             lits.append(Literal(f"{src} > 0", base_rank + 3))
-    own_numbers = [f for f, fs in spec.fields.items() if fs.type == "number"]
+    own_numbers, parent_numbers = comparable_numbers(schema, table)
     for i, a in enumerate(own_numbers):
         for b in own_numbers[i + 1:]:
             for op in (">", ">=", "<", "<="):
-                lits.append(Literal(f"current.{a} {op} current.{b}", 2))
+                lits.append(Literal(f"{a} {op} {b}", 2))
     # a number against one on a referenced record: days > ward.max_stay, quantity > stock.on_hand
-    parent_numbers = [src for src, ftype, _ in paths_from(schema, table, "current", 1) if ftype == "number" and src.count(".") == 2]
     for a in own_numbers:
         for b in parent_numbers:
             for op in (">", ">=", "<", "<="):
-                lits.append(Literal(f"current.{a} {op} {b}", 3))
+                lits.append(Literal(f"{a} {op} {b}", 3))
     return lits
+
+
+def comparable_numbers(schema: Schema, table: str) -> tuple[list[str], list[str]]:
+    """The numbers a comparison on ``table`` reads: the record's own (``current.f``) and those of the
+    records it references (``current.ref.f``)."""
+    own = [f"current.{f}" for f, fs in schema.tables[table].fields.items() if fs.type == "number"]
+    parent = [src for src, ftype, _ in paths_from(schema, table, "current", 1) if ftype == "number" and src.count(".") == 2]
+    return own, parent
 
 
 def _greedy_dnf(

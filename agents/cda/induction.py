@@ -176,33 +176,24 @@ class Inducer:
             rule = learned.rule
             if k is not None:
                 target = editable[k]
-                if _same_rule(model.get(target).rule, rule):
-                    self.alternatives[target] = learned.alternatives
-                    continue
-                if not self._improves(model, target, rule, slot, obs):
+                if _same_rule(model.get(target).rule, rule) or not self._improves(model, target, rule, slot, obs):
                     self.alternatives[target] = learned.alternatives
                     continue  # the rule it would replace explains this world's data as well: keep it
-                if set(model.get(target).rule["events"]) - {slot[2]}:
-                    # the rule also acts on other events, where nothing here contradicts it: it keeps
-                    # those and the slot's event gets a rule of its own (merged again when one fits all);
-                    # the rivals found for the new rule are the new rule's to be tested against
-                    self._narrow(model, target, slot, world, result)
-                    n_added = len(result.added)
-                    self._add(model, rule, slot, ev, result, world)
-                    if len(result.added) > n_added:
-                        self.alternatives[result.added[-1]] = learned.alternatives
+                if not set(model.get(target).rule["events"]) - {slot[2]}:
+                    self.alternatives[target] = learned.alternatives
+                    try:
+                        model.revise(target, {**rule, "id": target}, reason=f"observations in {world} contradict it ({_slot_text(slot)})", evidence=ev)
+                        result.revised.append(target)
+                    except MemkitError:
+                        result.failed.append(slot)
                     continue
-                self.alternatives[target] = learned.alternatives
-                try:
-                    model.revise(target, {**rule, "id": target}, reason=f"observations in {world} contradict it ({_slot_text(slot)})", evidence=ev)
-                    result.revised.append(target)
-                except MemkitError:
-                    result.failed.append(slot)
-            else:
-                n_added = len(result.added)
-                self._add(model, rule, slot, ev, result, world)
-                if len(result.added) > n_added:
-                    self.alternatives[result.added[-1]] = learned.alternatives
+                # the rule also acts on other events, where nothing here contradicts it: it keeps
+                # those and the slot's event gets a rule of its own (merged again when one fits all),
+                # which the rivals found for it go with
+                self._narrow(model, target, slot, world, result)
+            added = self._add(model, rule, slot, ev, result, world)
+            if added is not None:
+                self.alternatives[added] = learned.alternatives
         assigned = set(targets)
         for extra in (rid for k, rid in enumerate(editable) if k not in assigned):
             if set(model.get(extra).rule["events"]) - {slot[2]}:
@@ -398,13 +389,15 @@ class Inducer:
         except MemkitError:
             result.failed.append(slot)
 
-    def _add(self, model: RuleModel, rule: dict[str, Any], slot: Slot, ev: list[Evidence], result: InductionResult, world: str) -> None:
+    def _add(self, model: RuleModel, rule: dict[str, Any], slot: Slot, ev: list[Evidence], result: InductionResult, world: str) -> str | None:
+        """Add ``rule`` to the model; its id, or None when the model refuses it."""
         try:
             rid = model.add(rule, reason=f"explains {_slot_text(slot)} seen in {world}", evidence=ev, confidence=min(0.5 + 0.1 * len(ev), 0.95))
         except MemkitError:
             result.failed.append(slot)
-            return
+            return None
         result.added.append(rid)
+        return rid
 
     def _rules_by_slot(self, model: RuleModel) -> dict[Slot, list[str]]:
         out: dict[Slot, list[str]] = {}
