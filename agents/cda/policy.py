@@ -11,10 +11,11 @@ from __future__ import annotations
 import math
 import random
 import re
+from collections import Counter
 from typing import Any
 
 from memkit.errors import MemkitError
-from memkit.rules import Action, Engine, parse_rule
+from memkit.rules import Action, Engine, effect_key, parse_rule, same_effects
 from memkit.rules.schema import is_number
 
 from agents.cda.experiments import bisect_pairs, generalise, sweep
@@ -323,7 +324,7 @@ class SystematicPolicy:
         active = {r.id for r in rules}
         # the current rules' replays and predictions are the same for every rival: computed once
         # (most of this planning step's engine runs on large worlds went to recomputing them)
-        base_effects: dict[str, list[str] | None] = {}
+        base_effects: dict[str, Counter[tuple[Any, ...]] | None] = {}
         for rid, alts in sorted(s.get("alternatives", {}).items()):
             if rid not in active:
                 continue
@@ -425,12 +426,12 @@ def _mismatches(engine: Engine, observations: list[Observation]) -> int:
         except MemkitError:
             bad += 1
             continue
-        bad += sorted(map(repr, pred)) != sorted(map(repr, o.effects))
+        bad += not same_effects(pred, o.effects)
     return bad
 
 
 def _first_disagreement(engine: Engine, rival: Engine, state: Any, candidates: list[Action], seen: set[str],
-                        memo: dict[str, list[str] | None]) -> Action | None:
+                        memo: dict[str, Counter[tuple[Any, ...]] | None]) -> Action | None:
     """The first candidate on which the two rule sets predict different effects (and not yet run).
 
     ``memo`` keeps ``engine``'s predictions by write, for the next rival tried against it.
@@ -441,7 +442,7 @@ def _first_disagreement(engine: Engine, rival: Engine, state: Any, candidates: l
             continue
         if key not in memo:
             try:
-                memo[key] = sorted(map(repr, engine.run(state, action).effects))
+                memo[key] = Counter(effect_key(e) for e in engine.run(state, action).effects)
             except MemkitError:
                 memo[key] = None
         a = memo[key]
@@ -451,6 +452,6 @@ def _first_disagreement(engine: Engine, rival: Engine, state: Any, candidates: l
             b = rival.run(state, action).effects
         except MemkitError:
             continue
-        if a != sorted(map(repr, b)):
+        if a != Counter(effect_key(e) for e in b):
             return action
     return None
