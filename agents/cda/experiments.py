@@ -10,13 +10,14 @@ positive observation to other records and bisect numeric boundaries.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from typing import Any
 
 from memkit.rules import Action, Schema, State
 from memkit.rules.schema import is_number
 
-__all__ = ["sweep", "pick_records", "generalise", "bisect_pairs"]
+__all__ = ["sweep", "pick_records", "generalise", "bisect_pairs", "raised_fields", "status_fields_of"]
 
 
 def _incoming_references(state: State, table: str) -> dict[str, dict[str, int]]:
@@ -83,6 +84,43 @@ def _record_with_default_flags(state: State, table: str, first: dict[str, Any]) 
     best = max((r for r in state.rows(table) if r["id"] != first["id"]),
                key=lambda r: sum(1 for f in raised if r.get(f) in (None, flags[f])), default=None)
     return best if best is not None and any(best.get(f) in (None, flags[f]) for f in raised) else None
+
+
+def _choice_defaults(state: State, table: str) -> dict[str, Any]:
+    """The default of every choice field of ``table`` that declares one."""
+    return {f: fs.default for f, fs in state.schema.tables[table].fields.items() if fs.type == "choice" and fs.has_default}
+
+
+def raised_fields(state: State, action: Action) -> tuple[str, ...]:
+    """The choices of the record an update writes that are not at their defaults (() for inserts)."""
+    rec = state.get(action.table, action.id) if action.op != "insert" else None
+    if rec is None:
+        return ()
+    return tuple(f for f, d in _choice_defaults(state, action.table).items() if rec.get(f) not in (None, d))
+
+
+def _record_with_default_status(state: State, table: str, first: dict[str, Any]) -> tuple[dict[str, Any], list[str]] | None:
+    """A record whose choices are at their defaults where ``first``'s are not, and those choices; or None.
+
+    A rule that sets a status when a number crosses a threshold (stock below 25 is
+    'low') shows nothing on a record that has the status already.
+    """
+    defaults = _choice_defaults(state, table)
+    raised = [f for f, d in defaults.items() if first.get(f) not in (None, d)]
+    if not raised:
+        return None
+    best = max((r for r in state.rows(table) if r["id"] != first["id"]),
+               key=lambda r: sum(1 for f in raised if r.get(f) in (None, defaults[f])), default=None)
+    if best is None:
+        return None
+    at_default = [f for f in raised if best.get(f) in (None, defaults[f])]
+    return (best, at_default) if at_default else None
+
+
+def status_fields_of(purpose: str) -> list[str]:
+    """The choices a sweep write on a record at its default status is for ([] for other writes)."""
+    m = re.search(r"\(status ([\w,]+) at its default\)$", purpose)
+    return m.group(1).split(",") if m else []
 
 
 def _number_values(current: Any, column: list[float]) -> list[float]:
@@ -158,6 +196,15 @@ def sweep(schema: Schema, state: State, rng: random.Random, *, records_per_table
                 for v in (big, 0.0):
                     if plain.get(fname) != v:
                         add(2, f"{table}.{fname} = {v} on {plain['id']} (flags at their defaults)", Action("update", table, plain["id"], {fname: v}))
+        status = _record_with_default_status(state, table, recs[0]) if numeric_big and plain is None else None
+        if status is not None:
+            rec, fields = status
+            for fname, big in numeric_big.items():
+                for v in (big, 0.0):
+                    if rec.get(fname) != v:
+                        # kept only where a rule of the table sets one of these choices (see policy)
+                        add(2, f"{table}.{fname} = {v} on {rec['id']} (status {','.join(fields)} at its default)",
+                            Action("update", table, rec["id"], {fname: v}))
         for n, rec in enumerate(recs):
             values = {k: v for k, v in rec.items() if k != "id" and v is not None}
             add(1 if n == 0 else 2, f"insert a clone of {table}/{rec['id']}", Action("insert", table, new_id(table) if new_id else f"{table}_probe{n}", values))

@@ -18,7 +18,7 @@ from memkit.errors import MemkitError
 from memkit.rules import Action, Engine, effect_key, parse_rule, same_effects
 from memkit.rules.schema import is_number
 
-from agents.cda.experiments import bisect_pairs, generalise, sweep
+from agents.cda.experiments import bisect_pairs, generalise, raised_fields, status_fields_of, sweep
 from agents.cda.hypotheses import nice_between
 from agents.cda.induction import Inducer, induce_until_stable
 from agents.cda.predictions import predictions_of
@@ -97,7 +97,16 @@ class SystematicPolicy:
             s["phase"] = "followup"
             s["queue"].extend(self._followups(session))
             if not s["queue"] and s.get("later"):
-                s["queue"].extend(s["later"].pop(0))
+                s["queue"].extend(self._status_writes_that_matter(session, s["later"].pop(0)))
+
+    def _status_writes_that_matter(self, session: DiscoverySession, planned: list[tuple[str, Action]]) -> list[tuple[str, Action]]:
+        """A later sweep phase without the number writes on a record at its default status where
+        no write of the table has shown a rule of the table setting that status: they cost budget
+        and would show nothing new."""
+        set_by_own_rule = {(o.action.table, e[3]) for o in session.observations
+                           for e in o.effects if e[0] == "set" and e[1] == o.action.table and e[2] == o.action.id}
+        return [(p, a) for p, a in planned
+                if not (fields := status_fields_of(p)) or any((a.table, f) in set_by_own_rule for f in fields)]
 
     def _prioritise(self, session: DiscoverySession, planned: list[tuple[str, Action]]) -> list[tuple[str, Action]]:
         """Order (and, with a rule listing, prune) the sweep.
@@ -225,7 +234,11 @@ class SystematicPolicy:
                         if not o.rolled_back and o.action.table == slot[1] and o.action.op == slot[2]]
             pairs = bisect_pairs(labelled, state) + _cross_record_pairs(labelled, state, threshold_slots[slot])
             for neg, pos, fname in pairs:
-                key = repr((slot, fname, sorted(pos.values)))
+                # a rule that sets a field shows nothing on a record where the field is already set
+                # (stock below 25 is 'low': no boundary shows on stock that is low), so a record with
+                # the field at its default gets a bisection of its own
+                hidden = slot[0] == "own" and slot[3] in raised_fields(state, pos)
+                key = repr((slot, fname, sorted(pos.values), hidden))
                 if key in s["bisected"]:
                     continue
                 s["bisected"].add(key)
