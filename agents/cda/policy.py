@@ -17,6 +17,7 @@ from typing import Any
 from memkit.errors import MemkitError
 from memkit.rules import Action, Engine, effect_key, parse_rule, same_effects
 from memkit.rules.schema import is_number
+from memkit.rules.values import values_equal
 
 from agents.cda.experiments import bisect_pairs, generalise, raised_fields, status_fields_of, sweep
 from agents.cda.hypotheses import nice_between
@@ -260,7 +261,7 @@ class SystematicPolicy:
         return out
 
     def _bisect_step(self, session: DiscoverySession, b: dict[str, Any]) -> Action | None:
-        if b["steps"] >= self.bisect_steps:
+        if b["steps"] >= self.bisect_steps or b.get("overwritten"):
             return None
         f = b["field"]
         lo, hi = float(b["neg"].values[f]), float(b["pos"].values[f])
@@ -372,6 +373,12 @@ def _narrow(b: dict[str, Any], obs: Observation) -> None:
     else:
         b["neg"] = obs.action
     b["pending"] = None
+    f = b["field"]
+    final = obs.after.get(obs.action.table, obs.action.id) if obs.after is not None and f in obs.action.values else None
+    if final is not None and not values_equal(final.get(f), obs.action.values[f]):
+        # a rule derived the field over the written number (a stock value that follows its quantity):
+        # what the next probes write would be overwritten too, so they could only repeat this one
+        b["overwritten"] = True
 
 
 def _write_key(action: Action) -> str:

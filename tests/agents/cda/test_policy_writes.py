@@ -49,3 +49,25 @@ def test_one_observation_narrows_every_bisection_waiting_for_that_write(shop):
     assert all(b["pending"] is None for b in bisections)
     assert bisections[0]["pos"].values == probe  # its slot's effect appeared: the positive end moves
     assert bisections[1]["neg"].values == probe  # no customer effect: the negative end moves
+
+
+def test_a_bisection_stops_once_a_rule_overwrites_the_number_it_writes(shop):
+    # a derived field (a stock value that follows its quantity) ends as the rule computes it, whatever
+    # was written: further probes would only repeat the last one
+    state = shop["A"].initial_state()
+    order = state.rows("order")[0]
+    slot = ("create", "order", "update", "approval")
+    policy = SystematicPolicy()
+    stepped = []
+    for final_total in (42, 150):  # overwritten by a rule / kept as written
+        probe = Action("update", "order", order["id"], {"total": 150})
+        b = {"neg": Action("update", "order", order["id"], {"total": 10}), "pos": Action("update", "order", order["id"], {"total": 500}),
+             "field": "total", "steps": 1, "slot": slot, "pending": probe}
+        session = SimpleNamespace(scratch={"bisections": [b]})
+        after = state.copy()
+        after.put("order", {**order, "total": final_total})
+        policy.observe_bisection(session, Observation(action=probe, before=state, effects=[], after=after))  # type: ignore[arg-type]
+        assert b["pending"] is None and b["neg"] == probe
+        stepped.append(policy._bisect_step(session, b))  # type: ignore[arg-type]
+    assert stepped[0] is None
+    assert stepped[1] is not None and 150 < stepped[1].values["total"] < 500
