@@ -70,42 +70,25 @@ def _parent_of_another_kind(state: State, table: str, current: Any) -> str | Non
     return best["id"] if best["id"] != current and any(best.get(f) != base.get(f) for f in kinds) else None
 
 
-def _record_with_default_flags(state: State, table: str, first: dict[str, Any]) -> dict[str, Any] | None:
-    """A record whose booleans are at their defaults where ``first``'s are not, or None.
+def _defaults(state: State, table: str, kind: str) -> dict[str, Any]:
+    """The default of every field of ``table`` of ``kind``: booleans without one default to False,
+    choices without one are left out."""
+    out: dict[str, Any] = {}
+    for f, fs in state.schema.tables[table].fields.items():
+        if fs.type == kind and (fs.has_default or kind == "boolean"):
+            out[f] = fs.default if fs.has_default else False
+    return out
 
-    A rule that sets a flag when a number crosses a threshold shows nothing on a
-    record whose flag is already set: the number sweep's record may be one.
+
+def _record_at_defaults(state: State, table: str, first: dict[str, Any], kind: str) -> tuple[dict[str, Any], list[str]] | None:
+    """A record whose fields of ``kind`` are at their defaults where ``first``'s are not, and those
+    fields; or None.
+
+    A rule that sets a flag (or a status) when a number crosses a threshold shows
+    nothing on a record whose flag is already set (stock below 25 is 'low': nothing
+    shows on stock that is low): the number sweep's first record may be one.
     """
-    spec = state.schema.tables[table]
-    flags = {f: (fs.default if fs.has_default else False) for f, fs in spec.fields.items() if fs.type == "boolean"}
-    raised = [f for f, d in flags.items() if first.get(f) not in (None, d)]
-    if not raised:
-        return None
-    best = max((r for r in state.rows(table) if r["id"] != first["id"]),
-               key=lambda r: sum(1 for f in raised if r.get(f) in (None, flags[f])), default=None)
-    return best if best is not None and any(best.get(f) in (None, flags[f]) for f in raised) else None
-
-
-def _choice_defaults(state: State, table: str) -> dict[str, Any]:
-    """The default of every choice field of ``table`` that declares one."""
-    return {f: fs.default for f, fs in state.schema.tables[table].fields.items() if fs.type == "choice" and fs.has_default}
-
-
-def raised_fields(state: State, action: Action) -> tuple[str, ...]:
-    """The choices of the record an update writes that are not at their defaults (() for inserts)."""
-    rec = state.get(action.table, action.id) if action.op != "insert" else None
-    if rec is None:
-        return ()
-    return tuple(f for f, d in _choice_defaults(state, action.table).items() if rec.get(f) not in (None, d))
-
-
-def _record_with_default_status(state: State, table: str, first: dict[str, Any]) -> tuple[dict[str, Any], list[str]] | None:
-    """A record whose choices are at their defaults where ``first``'s are not, and those choices; or None.
-
-    A rule that sets a status when a number crosses a threshold (stock below 25 is
-    'low') shows nothing on a record that has the status already.
-    """
-    defaults = _choice_defaults(state, table)
+    defaults = _defaults(state, table, kind)
     raised = [f for f, d in defaults.items() if first.get(f) not in (None, d)]
     if not raised:
         return None
@@ -115,6 +98,14 @@ def _record_with_default_status(state: State, table: str, first: dict[str, Any])
         return None
     at_default = [f for f in raised if best.get(f) in (None, defaults[f])]
     return (best, at_default) if at_default else None
+
+
+def raised_fields(state: State, action: Action) -> tuple[str, ...]:
+    """The choices of the record an update writes that are not at their defaults (() for inserts)."""
+    rec = state.get(action.table, action.id) if action.op != "insert" else None
+    if rec is None:
+        return ()
+    return tuple(f for f, d in _defaults(state, action.table, "choice").items() if rec.get(f) not in (None, d))
 
 
 def status_fields_of(purpose: str) -> list[str]:
@@ -189,22 +180,19 @@ def sweep(schema: Schema, state: State, rng: random.Random, *, records_per_table
                     add(3, f"{table}.{fname} edited", Action("update", table, rid, {fname: f"{cur or ''} (edited)"}))
                     if cur:
                         add(3, f"{table}.{fname} emptied", Action("update", table, rid, {fname: ""}))
-        plain = _record_with_default_flags(state, table, recs[0]) if numeric_big else None
+        plain = _record_at_defaults(state, table, recs[0], "boolean") if numeric_big else None
+        label = "flags at their defaults"
+        if numeric_big and plain is None:
+            plain = _record_at_defaults(state, table, recs[0], "choice")
+            # kept only where a rule of the table sets one of these choices (see policy)
+            label = f"status {','.join(plain[1])} at its default" if plain is not None else label
         if plain is not None:
+            rec = plain[0]
             for fname, big in numeric_big.items():
                 # both ends: a flag raised at one and not at the other is a threshold to bisect
                 for v in (big, 0.0):
-                    if plain.get(fname) != v:
-                        add(2, f"{table}.{fname} = {v} on {plain['id']} (flags at their defaults)", Action("update", table, plain["id"], {fname: v}))
-        status = _record_with_default_status(state, table, recs[0]) if numeric_big and plain is None else None
-        if status is not None:
-            rec, fields = status
-            for fname, big in numeric_big.items():
-                for v in (big, 0.0):
                     if rec.get(fname) != v:
-                        # kept only where a rule of the table sets one of these choices (see policy)
-                        add(2, f"{table}.{fname} = {v} on {rec['id']} (status {','.join(fields)} at its default)",
-                            Action("update", table, rec["id"], {fname: v}))
+                        add(2, f"{table}.{fname} = {v} on {rec['id']} ({label})", Action("update", table, rec["id"], {fname: v}))
         for n, rec in enumerate(recs):
             values = {k: v for k, v in rec.items() if k != "id" and v is not None}
             add(1 if n == 0 else 2, f"insert a clone of {table}/{rec['id']}", Action("insert", table, new_id(table) if new_id else f"{table}_probe{n}", values))
