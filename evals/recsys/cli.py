@@ -62,6 +62,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     r.add_argument("--value-init-std", type=float, default=None, help="std of the memory values' init (default dim**-0.5)")
     r.add_argument("--finetune-scope", choices=["all", "memory"], default="all",
                    help="LION variants on P1..: fine-tune every parameter, or only the memory, its query context and head")
+    r.add_argument("--no-new-item-ids", dest="new_item_ids", action="store_false",
+                   help="keep the random code paths P0 gives items it never showed (default: place them by their "
+                        "known neighbours before each fine-tuning)")
+    r.add_argument("--seen-items", choices=["auto", "drop", "keep"], default="auto",
+                   help="items the user already interacted with: drop them from the ranked lists, keep them, or "
+                        "auto (default): drop them where no user repeats an item in P0")
     r.add_argument("--threads", type=int, default=1, help="torch threads")
     r.add_argument("--data-dir", default=None, help="folder of the recsys files (default ../shared/data/recsys)")
     r.add_argument("--json", dest="json_path", default=None, help="write settings and results here")
@@ -101,6 +107,8 @@ def _run(args: argparse.Namespace) -> int:
             finetune_scope=args.finetune_scope,
             threads=args.threads,
             data_dir=args.data_dir,
+            new_item_ids=args.new_item_ids,
+            seen_items=args.seen_items,
         )
     except ValidationError as exc:
         raise ConfigError("; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())) from None

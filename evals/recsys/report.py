@@ -51,6 +51,7 @@ def build_payload(
         "slot_overlap": overlaps,
         "step_time": step_time,
         "losses": {r.method: r.losses for r in results},
+        "new_items_placed": {r.method: r.new_items for r in results},
         "seconds": seconds,
     }
 

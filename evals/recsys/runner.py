@@ -22,7 +22,13 @@ from memkit.errors import ConfigError
 from memkit.parametric import SlotUsage
 from stores.parametric.product_key_memory import PKMConfig
 from stores.parametric.recommender import GenerativeRecommender, RecConfig
-from stores.parametric.semantic_ids import SemanticIds, build_semantic_ids, item_vectors
+from stores.parametric.semantic_ids import (
+    SemanticIds,
+    assign_new_items,
+    build_semantic_ids,
+    item_vectors,
+    items_in,
+)
 
 from evals.recsys.data import load_dataset, subsample
 from evals.recsys.metrics import GroupedMetrics, hit_rank
@@ -90,6 +96,14 @@ class RunSettings(BaseModel):
     item_dim: int = 32
     threads: int = Field(2, ge=1)
     data_dir: str | None = None
+    new_item_ids: bool = Field(
+        True, description="before each fine-tuning, give items first seen since P0 codes placed by their known neighbours"
+    )
+    seen_items: Literal["auto", "drop", "keep"] = Field(
+        "auto",
+        description="items the user already interacted with: drop them from the ranked list, keep them, or "
+        "auto = drop where no user repeats an item in P0 (the Amazon sets), keep otherwise (the synthetic set)",
+    )
 
     @field_validator("methods")
     @classmethod
@@ -112,6 +126,8 @@ class Prepared:
     usage_group: dict[int, str]  # user -> the label used for slot usage
     semantic_ids: SemanticIds
     notes: list[str]
+    known: np.ndarray | None = None  # (n_items + 1,) bool: items that occur in P0 (their codes come from data)
+    drop_seen: bool = False  # drop items of the user's history from the ranked lists
 
 
 @dataclass
@@ -125,6 +141,7 @@ class MethodResult:
     eval_seconds: float = 0.0
     slot_usage: SlotUsage | None = None
     losses: list[dict[str, float]] = field(default_factory=list)
+    new_items: list[dict[str, Any]] = field(default_factory=list)  # items placed by assign_new_items per step
     # every evaluated example in evaluation order: (period, user, 0-based rank of the target or -1);
     # the order is the same for every method of a run, so methods can be compared example by example
     hits: list[tuple[int, int, int]] = field(default_factory=list)
@@ -173,8 +190,16 @@ def prepare(settings: RunSettings) -> Prepared:
     notes.append(
         f"semantic ids: {settings.sid_levels} residual k-means codes of {settings.sid_codebook} + collision code "
         f"(up to {sids.sizes[-1]}), from P0 co-occurrence only"
+        + ("; items first seen later are placed by their known neighbours before each fine-tuning"
+           if settings.new_item_ids else "; items P0 never showed keep random codes (--no-new-item-ids)")
     )
-    return Prepared(sequences, inter.n_items, groups, usage_group, sids, notes)
+    repeats = sum(len(seq) - len(set(seq)) for seq in p0)
+    drop_seen = settings.seen_items == "drop" or (settings.seen_items == "auto" and repeats == 0)
+    notes.append(
+        f"items already in the user's history are {'dropped from' if drop_seen else 'kept in'} the ranked lists "
+        f"({repeats} repeated interactions in P0; --seen-items {settings.seen_items})"
+    )
+    return Prepared(sequences, inter.n_items, groups, usage_group, sids, notes, items_in(p0, inter.n_items), drop_seen)
 
 
 def build_model(method: str, settings: RunSettings, sids: SemanticIds) -> GenerativeRecommender:
@@ -240,15 +265,30 @@ def run_method(
     advance: Callable[[int], None] | None = None,
     trace: list[tuple[str, int, frozenset[tuple[int, int]]]] | None = None,
 ) -> MethodResult:
-    """Run one method through the protocol; ``trace`` (if given) records which (user, pos) each step touched."""
+    """Run one method through the protocol; ``trace`` (if given) records which (user, pos) each step touched.
+
+    Trace kinds: ``train`` (trained on), ``ids`` (read to place new items' codes), ``eval`` (evaluated).
+    """
     torch.set_num_threads(settings.threads)
     result = MethodResult(method, [])
     model: GenerativeRecommender | None = None
     last_eval: list[Example] = []
+    sids = prepared.semantic_ids
+    known = prepared.known if prepared.known is not None else np.ones(sids.n_items + 1, dtype=bool)
     for index, step in enumerate(schedule(method, N_PERIODS)):
         if step.kind == "train":
+            if settings.new_item_ids and step.periods != (0,):
+                # only the periods about to be trained on (and the earlier ones) place the new items
+                prefixes = _prefixes(prepared, step.periods[-1])
+                if trace is not None:
+                    users = list(prepared.sequences)
+                    trace.append(("ids", step.periods[-1], frozenset((u, p) for u, seq in zip(users, prefixes) for p in range(len(seq)))))
+                sids, known, moved = assign_new_items(sids, prefixes, known)
+                result.new_items.append({"step": index, "periods": list(step.periods), "placed": moved})
+                if model is not None and not step.fresh:
+                    model.set_semantic_ids(sids)
             if step.fresh or model is None:
-                model = build_model(method, settings, prepared.semantic_ids)
+                model = build_model(method, settings, sids)
             examples = _examples(prepared, step.periods)
             data = [b for _, b in batches(prepared.sequences, examples, settings.batch_size, settings.window,
                                           settings.long_window, shuffle_seed=settings.seed + index)]
@@ -273,6 +313,8 @@ def run_method(
             metrics = GroupedMetrics()
             for chunk, batch in batches(prepared.sequences, examples, 256, settings.window, settings.long_window):
                 ranked = model.recommend(batch, beam=settings.beam).tolist()
+                if prepared.drop_seen:
+                    ranked = [_unseen(items, prepared.sequences[e.user][: e.pos]) for e, items in zip(chunk, ranked, strict=True)]
                 for example, items, target in zip(chunk, ranked, batch.target.tolist(), strict=True):
                     metrics.add(items, target, example.user, prepared.groups[example.user])
                     rank = hit_rank(items, target)
@@ -289,6 +331,18 @@ def run_method(
             (b for _, b in chunks), ([_usage_label(prepared, e) for e in chunk] for chunk, _ in chunks)
         )
     return result
+
+
+def _prefixes(prepared: Prepared, last_period: int) -> list[list[int]]:
+    """Every user's interactions of P0..``last_period``."""
+    return [seq[: period_bounds(len(seq), N_PERIODS)[last_period + 1]] for seq in prepared.sequences.values()]
+
+
+def _unseen(items: list[int], history: list[int]) -> list[int]:
+    """The ranked items without those in the history, padded with -1 to the same length."""
+    seen = set(history)
+    kept = [i for i in items if i not in seen]
+    return kept + [-1] * (len(items) - len(kept))
 
 
 def _usage_label(prepared: Prepared, example: Example) -> tuple[str, int]:

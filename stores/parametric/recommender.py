@@ -163,9 +163,7 @@ class GenerativeRecommender(nn.Module):
         self.offsets = offsets
         vocab = offsets[-1] + self.sizes[-1] + 1  # + BOS
         self.bos = vocab - 1
-        codes = semantic_ids.tensor()
-        tokens = torch.where(codes >= 0, codes + torch.tensor(offsets), torch.zeros_like(codes))
-        self.register_buffer("item_tokens", tokens, persistent=False)  # (n_items + 1, depth)
+        self.register_buffer("item_tokens", self._item_token_table(semantic_ids), persistent=False)  # (n_items + 1, depth)
         self.trie = semantic_ids.trie()
 
         self.tok_emb = nn.Embedding(vocab, c.d_model, padding_idx=0)
@@ -198,6 +196,23 @@ class GenerativeRecommender(nn.Module):
             self.memory = nn.Identity()
             self.context = nn.Identity()
             self.consolidation_head = nn.Identity()
+
+    def _item_token_table(self, semantic_ids: SemanticIds) -> Tensor:
+        codes = semantic_ids.tensor()
+        return torch.where(codes >= 0, codes + torch.tensor(self.offsets), torch.zeros_like(codes))
+
+    def set_semantic_ids(self, semantic_ids: SemanticIds) -> None:
+        """Use new code paths for the items (e.g. items first seen after P0 placed by ``assign_new_items``).
+
+        The code sizes must stay the same: they fix the vocabulary the model was built with.
+        """
+        if list(semantic_ids.sizes) != self.sizes or semantic_ids.n_items != self.item_tokens.shape[0] - 1:
+            raise ConfigError(
+                f"semantic ids of {semantic_ids.n_items} items with sizes {semantic_ids.sizes} do not fit a model "
+                f"built for {self.item_tokens.shape[0] - 1} items with sizes {self.sizes}"
+            )
+        self.item_tokens = self._item_token_table(semantic_ids).to(self.item_tokens.device)
+        self.trie = semantic_ids.trie()
 
     @property
     def has_memory(self) -> bool:

@@ -1,0 +1,72 @@
+"""The runner's treatment of items: history items dropped where the data never repeat, new items placed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import torch
+
+from evals.recsys.runner import RunSettings, prepare, run_method
+from stores.parametric.recommender import GenerativeRecommender
+
+
+def _amazon_like(tmp_path: Path, n_users: int = 30) -> str:
+    """Users who never repeat an item; each user's later periods bring items P0 never showed."""
+    lines = []
+    for u in range(1, n_users + 1):
+        early = [1 + (u * 3 + i) % 20 for i in range(5)]
+        late = [21 + (u + i) % 15 for i in range(5)]
+        seq = list(dict.fromkeys(early + late))
+        lines.append(f"{u} " + " ".join(str(i) for i in seq))
+    (tmp_path / "amazon_toys_iclrec.txt").write_text("\n".join(lines) + "\n")
+    return str(tmp_path)
+
+
+def _settings(**kw: object) -> RunSettings:
+    base = dict(methods=["tiger"], epochs=1, finetune_epochs=1, d_model=16, encoder_layers=2, decoder_layers=1,
+                window=4, long_window=8, sid_codebook=4, item_dim=4, beam=10, min_length=5, limit_users=None)
+    return RunSettings(**{**base, **kw})
+
+
+def _history_then_target(self: GenerativeRecommender, batch, beam: int = 20) -> torch.Tensor:
+    # a recommender that ranks the user's own recent items first, then the right answer
+    rows = []
+    for hist, target in zip(batch.window.tolist(), batch.target.tolist(), strict=True):
+        items = [i for i in reversed(hist) if i > 0] + [target]
+        rows.append((items + [-1] * beam)[:beam])
+    return torch.tensor(rows)
+
+
+@pytest.mark.parametrize(("mode", "dropped"), [("auto", True), ("drop", True), ("keep", False)])
+def test_history_items_leave_the_ranking_where_the_data_never_repeat(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: str, dropped: bool
+) -> None:
+    settings = _settings(data="toys", data_dir=_amazon_like(tmp_path), seen_items=mode)
+    prepared = prepare(settings)
+    assert prepared.drop_seen is dropped
+    monkeypatch.setattr(GenerativeRecommender, "recommend", _history_then_target)
+    result = run_method(prepared, "tiger", settings)
+    ranks = [rank for _period, _user, rank in result.hits]
+    if dropped:
+        assert ranks and all(rank == 0 for rank in ranks)
+    else:
+        assert any(rank > 0 for rank in ranks)
+
+
+def test_auto_keeps_history_items_where_users_repeat() -> None:
+    # the synthetic users revisit items: dropping them would hide right answers
+    prepared = prepare(_settings(data="synthetic", limit_users=20))
+    assert prepared.drop_seen is False
+    assert any("kept in" in note for note in prepared.notes)
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_items_first_seen_after_p0_get_codes_before_fine_tuning(tmp_path: Path, enabled: bool) -> None:
+    settings = _settings(data="toys", data_dir=_amazon_like(tmp_path), new_item_ids=enabled)
+    prepared = prepare(settings)
+    assert prepared.known is not None and not prepared.known.all()
+    result = run_method(prepared, "tiger", settings)
+    placed = sum(step["placed"] for step in result.new_items)
+    assert (placed > 0) is enabled
+    assert [step["periods"] for step in result.new_items] == ([[1], [2], [3]] if enabled else [])
