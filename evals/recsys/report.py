@@ -52,6 +52,7 @@ def build_payload(
         "step_time": step_time,
         "losses": {r.method: r.losses for r in results},
         "new_items_placed": {r.method: r.new_items for r in results},
+        "yardsticks_recall@10": prepared.yardsticks,
         "seconds": seconds,
     }
 

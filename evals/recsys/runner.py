@@ -41,6 +41,7 @@ from evals.recsys.protocol import (
     schedule,
 )
 from evals.recsys.synthetic import SyntheticConfig, count_model_recall, generate
+from evals.recsys.yardsticks import count_yardsticks
 
 __all__ = [
     "METHODS",
@@ -128,6 +129,7 @@ class Prepared:
     notes: list[str]
     known: np.ndarray | None = None  # (n_items + 1,) bool: items that occur in P0 (their codes come from data)
     drop_seen: bool = False  # drop items of the user's history from the ranked lists
+    yardsticks: dict[str, list[float]] = field(default_factory=dict)  # count models' Recall@10 per period P1..P4
 
 
 @dataclass
@@ -199,7 +201,16 @@ def prepare(settings: RunSettings) -> Prepared:
         f"items already in the user's history are {'dropped from' if drop_seen else 'kept in'} the ranked lists "
         f"({repeats} repeated interactions in P0; --seen-items {settings.seen_items})"
     )
-    return Prepared(sequences, inter.n_items, groups, usage_group, sids, notes, items_in(p0, inter.n_items), drop_seen)
+    yardsticks: dict[str, list[float]] = {}
+    if settings.data != "synthetic":  # the synthetic run prints its own, per generating group
+        yardsticks = count_yardsticks(sequences, k=10, drop_seen=drop_seen, n_periods=N_PERIODS)
+        notes.append(
+            "count yardsticks, Recall@10 P1-P4 mean (no learning; see evals/recsys/yardsticks.py): "
+            + ", ".join(f"{name} {np.mean(values):.4f}" for name, values in yardsticks.items())
+        )
+    return Prepared(
+        sequences, inter.n_items, groups, usage_group, sids, notes, items_in(p0, inter.n_items), drop_seen, yardsticks
+    )
 
 
 def build_model(method: str, settings: RunSettings, sids: SemanticIds) -> GenerativeRecommender:

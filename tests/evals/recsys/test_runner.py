@@ -70,3 +70,10 @@ def test_items_first_seen_after_p0_get_codes_before_fine_tuning(tmp_path: Path, 
     placed = sum(step["placed"] for step in result.new_items)
     assert (placed > 0) is enabled
     assert [step["periods"] for step in result.new_items] == ([[1], [2], [3]] if enabled else [])
+
+
+def test_amazon_runs_report_count_yardsticks(tmp_path: Path) -> None:
+    prepared = prepare(_settings(data="toys", data_dir=_amazon_like(tmp_path)))
+    assert set(prepared.yardsticks) == {"popularity", "co-occurrence"}
+    assert all(len(v) == 4 and all(0.0 <= x <= 1.0 for x in v) for v in prepared.yardsticks.values())
+    assert any(note.startswith("count yardsticks") for note in prepared.notes)
