@@ -127,7 +127,7 @@ class Prepared:
     usage_group: dict[int, str]  # user -> the label used for slot usage
     semantic_ids: SemanticIds
     notes: list[str]
-    known: np.ndarray | None = None  # (n_items + 1,) bool: items that occur in P0 (their codes come from data)
+    known: np.ndarray  # (n_items + 1,) bool: items that occur in P0 (their codes come from data)
     drop_seen: bool = False  # drop items of the user's history from the ranked lists
     yardsticks: dict[str, list[float]] = field(default_factory=dict)  # count models' Recall@10 per period P1..P4
 
@@ -186,7 +186,7 @@ def prepare(settings: RunSettings) -> Prepared:
     activity = activity_groups(sequences)
     groups = {u: ["all", activity[u]] + ([user_group[u]] if u in user_group else []) for u in sequences}
     usage_group = user_group or activity
-    p0 = [seq[: period_bounds(len(seq), N_PERIODS)[1]] for seq in sequences.values()]
+    p0 = _prefixes(sequences, 0)
     vectors = item_vectors(p0, inter.n_items, dim=settings.item_dim, seed=settings.seed)
     sids = build_semantic_ids(vectors, settings.sid_levels, settings.sid_codebook, seed=settings.seed)
     notes.append(
@@ -285,12 +285,12 @@ def run_method(
     model: GenerativeRecommender | None = None
     last_eval: list[Example] = []
     sids = prepared.semantic_ids
-    known = prepared.known if prepared.known is not None else np.ones(sids.n_items + 1, dtype=bool)
+    known = prepared.known
     for index, step in enumerate(schedule(method, N_PERIODS)):
         if step.kind == "train":
             if settings.new_item_ids and step.periods != (0,):
                 # only the periods about to be trained on (and the earlier ones) place the new items
-                prefixes = _prefixes(prepared, step.periods[-1])
+                prefixes = _prefixes(prepared.sequences, step.periods[-1])
                 if trace is not None:
                     users = list(prepared.sequences)
                     trace.append(("ids", step.periods[-1], frozenset((u, p) for u, seq in zip(users, prefixes) for p in range(len(seq)))))
@@ -344,9 +344,9 @@ def run_method(
     return result
 
 
-def _prefixes(prepared: Prepared, last_period: int) -> list[list[int]]:
-    """Every user's interactions of P0..``last_period``."""
-    return [seq[: period_bounds(len(seq), N_PERIODS)[last_period + 1]] for seq in prepared.sequences.values()]
+def _prefixes(sequences: dict[int, list[int]], last_period: int) -> list[list[int]]:
+    """Every user's interactions of P0..``last_period``, in user order."""
+    return [seq[: period_bounds(len(seq), N_PERIODS)[last_period + 1]] for seq in sequences.values()]
 
 
 def _unseen(items: list[int], history: list[int]) -> list[int]:
