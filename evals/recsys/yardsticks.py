@@ -11,6 +11,7 @@ P_t, so a learned model far below them is under-trained, not data-starved.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from itertools import islice
 
 from evals.recsys.protocol import period_bounds
 
@@ -39,14 +40,15 @@ def count_yardsticks(
         learn(seq, 0, bounds[u][1])
     out: dict[str, list[float]] = {"popularity": [], "co-occurrence": []}
     for t in range(1, n_periods):
-        ranked_popular = [item for item, _ in popularity.most_common(k + window * 10)]
+        # the whole ranking: a user may have seen any number of the most popular items
+        ranked_popular = [item for item, _ in popularity.most_common()]
         hits = {name: 0 for name in out}
         total = 0
         for u, seq in sequences.items():
             b = bounds[u]
             for p in range(max(b[t], 1), b[t + 1]):
                 seen = set(seq[:p]) if drop_seen else set()
-                popular = [i for i in ranked_popular if i not in seen][:k]
+                popular = list(islice((i for i in ranked_popular if i not in seen), k))
                 scores: Counter[int] = Counter()
                 for q in range(max(0, p - window), p):
                     for item, count in follows[seq[q]].items():

@@ -27,3 +27,18 @@ def test_seen_items_are_not_recommended_when_dropped() -> None:
     kept = count_yardsticks(sequences, k=1, drop_seen=False)["popularity"]
     dropped = count_yardsticks(sequences, k=1, drop_seen=True)["popularity"]
     assert all(k > 0 for k in kept) and all(d == 0 for d in dropped)
+
+
+
+def test_popularity_offers_the_next_item_whatever_the_user_has_seen() -> None:
+    # items 1..12 are popular in that order; one user has seen 1..11 in P0 and buys 12 first in P1:
+    # the most popular item that user has not seen is 12, however many popular items came before it
+    crowd = {}
+    user = 1
+    for item in range(1, 13):
+        for _ in range(100 - item):
+            crowd[user] = [item] + [10_000 + user * 10 + j for j in range(4)]  # fillers: one user each
+            user += 1
+    heavy = list(range(1, 12)) + [900] + [12] + [901 + j for j in range(47)]  # 60 items: P0 = the first 12
+    result = count_yardsticks({**crowd, 0: heavy}, k=1, window=1)
+    assert result["popularity"][0] > 0.0
