@@ -27,7 +27,7 @@ from memkit.rules import Engine, World, parse_rule, score_world
 from memkit.rules.model import RuleModel
 from memkit.rules.predict import effects_of_tests
 
-from evals.worldshift import generate_fresh, generate_holdout, generate_sealed, generate_vault
+from evals.worldshift import generate_fresh, generate_harbor, generate_holdout, generate_sealed, generate_vault
 from evals.worldshift._selection import condition_fields
 from evals.worldshift._world_writer import WORLD_DIR, WorldFamily
 from evals.worldshift.worlds_index import load_named_world
@@ -72,6 +72,11 @@ SPECS = {
                   ("field_order", "kind", "'meter_exchange'"),
                   lambda e: e[:2] == ("create", "disconnection_notice") and e[2:] == ("kind", "final_notice"),
                   (r"current\.\w+\.\w+\.\w+", r"current\.\w+ [<>]=? current\.\w+", r"is_empty\("), (("V11", 20), ("V12", 25))),
+    "harbor": Spec((8, 200, 22), 60, (27, 40), 10, 10, 5,
+                   ("condition", f"> {generate_harbor.WEIGHT_CHECK_A} ", f"> {generate_harbor.WEIGHT_CHECK_B} "),
+                   ("terminal_invoice", "kind", "'reefer_power'"),
+                   lambda e: e[:2] == ("create", "customs_hold") and e[2:] == ("reason", "dangerous_goods"),
+                   (r"current\.\w+\.\w+\.\w+", r"current\.\w+ [<>]=? current\.\w+", r"is_empty\("), (("Q01", 30), ("Q08", 25))),
 }
 FAMILIES = tuple(SPECS)
 ORDER_PAIRS = [(f, rule, order) for f in FAMILIES for rule, order in SPECS[f].order_pairs]
@@ -324,7 +329,7 @@ def test_deleted_rule_tests_show_its_effect_gone(family):
 def test_pairs_of_rules_whose_order_matters(family, late, order):
     # ews: R02 fills a line's price before R01 computes its total; holdout: H01 (cost) before H02, H08 (low) before H09 (out);
     # fresh: M01 (rate) before M02, M14 (daily dose) before M16; novel: L01 (period) before L02, L04 (overdue) before L05 (lost);
-    # sealed: P01 before P02, P04 before P05
+    # sealed: P01 before P02, P04 before P05; harbor: Q01 (line) before Q02 (free days), Q08 (dues) before Q09 (discount)
     a = _worlds(family)["A"]
     swapped = [parse_rule({**r.to_dict(), "order": order}, a.schema) if r.id == late else r for r in a.rules]
     true_engine, swapped_engine = Engine(a.schema, a.rules), Engine(a.schema, swapped)
@@ -342,3 +347,9 @@ def test_vault_b_charges_the_higher_late_fee():
         fees = [e[4] for e in r.effects if e[:2] == ("set", "bill") and e[2] == t.id and e[3] == "late_fee"]
         exact = Decimal(repr(amounts[t.id])) * Decimal(repr(generate_vault.LATE_FEE_RATE_B))
         assert fees == [max(generate_vault.MIN_LATE_FEE, float(exact.quantize(Decimal("0.01"), ROUND_HALF_UP)))], t
+
+
+def test_harbor_b_weighs_what_a_let_through():
+    # B's tests that differ from A's hold a box for a weight check that A's threshold let through
+    for t, r in _b_differs_from_a("harbor"):
+        assert any(e[:2] == ("create", "customs_hold") and e[2:] == ("reason", "weight_check") for e in r.effects), t
