@@ -21,6 +21,7 @@ from typing import Any
 
 from memkit.errors import MemkitError
 from memkit.rules import Action, Rule, Schema, parse_rule, same_effects
+from memkit.rules.engine import ActionResult
 from memkit.rules.model import Evidence, RuleModel
 from memkit.rules.schema import is_number
 from memkit.rules.scoring import score_effects
@@ -104,12 +105,15 @@ class Inducer:
         for obs in observations:
             if obs.rolled_back:
                 continue
-            pred = self.predictions.run(engine, obs).effects
+            result = self.predictions.run(engine, obs)
             got = slots_of_effects(obs.action, obs.effects)
-            want = slots_of_effects(obs.action, pred)
+            want = slots_of_effects(obs.action, result.effects)
             for slot in set(got) | set(want):
                 if not same_effects(got.get(slot, []), want.get(slot, [])):
                     bad[slot] += 1
+            for f in obs.action.values:
+                if _written_field_wrong(obs, result, f):
+                    bad[("own", obs.action.table, obs.action.op, f)] += 1
         return dict(bad)
 
     # -- the pass -------------------------------------------------------------
@@ -353,8 +357,9 @@ class Inducer:
         engine = self.predictions.engine(rules)
         bad = 0
         for o in self._trigger_obs(slot, obs):
-            pred = self.predictions.run(engine, o).effects
-            bad += not same_effects(effects_in_slot(slot, o.action, o.effects), effects_in_slot(slot, o.action, pred))
+            result = self.predictions.run(engine, o)
+            bad += (not same_effects(effects_in_slot(slot, o.action, o.effects), effects_in_slot(slot, o.action, result.effects))
+                    or slot[0] == "own" and _written_field_wrong(o, result, slot[3]))
         return bad
 
     def _improves(self, model: RuleModel, target: str, rule: dict[str, Any], slot: Slot, obs: Sequence[Observation]) -> bool:
@@ -961,6 +966,20 @@ class Inducer:
                 model.retire(lr.id, reason=f"redundant: the other rules explain every observation it fires in ({world})")
                 retired.append(lr.id)
         return retired
+
+
+def _written_field_wrong(obs: Observation, result: ActionResult, f: str) -> bool:
+    """Whether the rules override field ``f``, which the write set on its own record, where the
+    world kept the value written. Side effects leave such a field out, yet a before rule that
+    overrides it is as wrong as a wrong effect: an amount recomputed over the amount written."""
+    if obs.action.op == "delete" or f not in obs.action.values or f not in result.written_final or obs.after is None:
+        return False
+    final = obs.after.get(obs.action.table, obs.action.id)
+    written = obs.action.values[f]
+    # only that direction: where the world overrode the write, learning the slot already counts it
+    # (learn_slot's positives), and flagging a miss there sent induction after every written
+    # number a rule recomputes (constant rules, one per value)
+    return final is not None and values_equal(final.get(f), written) and not values_equal(result.written_final[f], written)
 
 
 def _lands_on(slot: Slot) -> tuple[str, str]:

@@ -98,7 +98,15 @@ class SystematicPolicy:
             s["phase"] = "followup"
             s["queue"].extend(self._followups(session))
             if not s["queue"] and s.get("later"):
-                s["queue"].extend(self._status_writes_that_matter(session, s["later"].pop(0)))
+                phase = s["later"].pop(0)
+                # the status writes wait for the rest of their phase (and its follow-ups): a write
+                # there may be the first to show a rule of the table setting that status
+                rest = [it for it in phase if not status_fields_of(it[0])]
+                deferred = [it for it in phase if status_fields_of(it[0])]
+                if rest and deferred:
+                    s["later"].insert(0, deferred)
+                    phase = rest
+                s["queue"].extend(self._status_writes_that_matter(session, phase))
 
     def _status_writes_that_matter(self, session: DiscoverySession, planned: list[tuple[str, Action]]) -> list[tuple[str, Action]]:
         """A later sweep phase without the number writes on a record at its default status where
@@ -106,6 +114,9 @@ class SystematicPolicy:
         and would show nothing new."""
         set_by_own_rule = {(o.action.table, e[3]) for o in session.observations
                            for e in o.effects if e[0] == "set" and e[1] == o.action.table and e[2] == o.action.id}
+        # a written field that ended up with another value was set by a before rule, though the
+        # side effects leave the action's own fields out (a loan written 'active' that ends 'lost')
+        set_by_own_rule |= {(o.action.table, f) for o in session.observations for f in _overridden(o)}
         return [(p, a) for p, a in planned
                 if not (fields := status_fields_of(p)) or any((a.table, f) in set_by_own_rule for f in fields)]
 
@@ -233,8 +244,9 @@ class SystematicPolicy:
             # positive: the write shows this slot's effect; negative: it does not
             labelled = [(o.action, slot in slots_of_effects(o.action, o.effects)) for o in session.observations
                         if not o.rolled_back and o.action.table == slot[1] and o.action.op == slot[2]]
-            pairs = bisect_pairs(labelled, state) + _cross_record_pairs(labelled, state, threshold_slots[slot])
-            for neg, pos, fname in pairs:
+            pairs = [(*p, False) for p in bisect_pairs(labelled, state)]
+            pairs += [(*p, True) for p in _cross_record_pairs(labelled, state, threshold_slots[slot])]
+            for neg, pos, fname, unverified in pairs:
                 # a rule that sets a field shows nothing on a record where the field is already set
                 # (stock below 25 is 'low': no boundary shows on stock that is low), so a record with
                 # the field at its default gets a bisection of its own
@@ -243,7 +255,10 @@ class SystematicPolicy:
                 if key in s["bisected"]:
                     continue
                 s["bisected"].add(key)
-                s["bisections"].append({"neg": neg, "pos": pos, "field": fname, "steps": 0, "slot": slot})
+                # a pair across two records starts from a negative no write has shown (the positive's
+                # record at the other's number): the other record may differ in what matters (its
+                # state), so that end is probed first, and a positive there ends the bisection
+                s["bisections"].append({"neg": neg, "pos": pos, "field": fname, "steps": 0, "slot": slot, "verify": unverified})
         # a probe written before (by the sweep, or by another slot's bisection) needs no write again
         seen = {_write_key(o.action): o for o in session.observations if not o.rolled_back}
         for b in list(s["bisections"]):
@@ -263,13 +278,15 @@ class SystematicPolicy:
     def _bisect_step(self, session: DiscoverySession, b: dict[str, Any]) -> Action | None:
         if b["steps"] >= self.bisect_steps or b.get("overwritten"):
             return None
+        if b.get("verify"):
+            b["steps"] += 1
+            b["pending"] = b["neg"]
+            return b["neg"]
         f = b["field"]
         lo, hi = float(b["neg"].values[f]), float(b["pos"].values[f])
         a, z = min(lo, hi), max(lo, hi)
         if z - a <= 0.01:
             return None
-        # the roundest number in the middle half: intervals shrink by at least a quarter per
-        # step, and round boundaries (100, 250, 1000) get probed exactly
         quarter = (z - a) / 4
         m = nice_between(a + quarter, z - quarter)
         if z > 8 * max(a, 1.0):
@@ -368,7 +385,12 @@ class SystematicPolicy:
 
 def _narrow(b: dict[str, Any], obs: Observation) -> None:
     """Move a bisection's positive or negative end to the write ``obs`` observed."""
-    if b["slot"] in slots_of_effects(obs.action, obs.effects):
+    positive = b["slot"] in slots_of_effects(obs.action, obs.effects)
+    if b.pop("verify", False) and positive:
+        # the positive's record shows the effect at the negative's number too: the field is not
+        # what told the two records apart, and there is no boundary to find
+        b["overwritten"] = True
+    if positive:
         b["pos"] = obs.action
     else:
         b["neg"] = obs.action
@@ -379,6 +401,15 @@ def _narrow(b: dict[str, Any], obs: Observation) -> None:
         # a rule derived the field over the written number (a stock value that follows its quantity):
         # what the next probes write would be overwritten too, so they could only repeat this one
         b["overwritten"] = True
+
+
+def _overridden(obs: Observation) -> list[str]:
+    """The fields an update wrote on its record that the record does not hold afterwards."""
+    a = obs.action
+    rec = obs.after.get(a.table, a.id) if obs.after is not None and a.op == "update" else None
+    if rec is None:
+        return []
+    return [f for f, v in a.values.items() if not values_equal(rec.get(f), v)]
 
 
 def _write_key(action: Action) -> str:

@@ -81,6 +81,9 @@ class ActionResult:
     created: dict[str, str] = field(default_factory=dict)
     # (table, op) of every write that ran rules: only the rules of these triggers shaped the result
     triggers: frozenset[tuple[str, str]] = frozenset()
+    # the final values of the fields the action wrote on its own record (empty for deletes and
+    # roll-backs): side effects leave them out, yet a before rule may have overridden them
+    written_final: dict[str, Value] = field(default_factory=dict)
 
 
 class _TooDeep(Exception):
@@ -196,10 +199,12 @@ class Engine:
             return ActionResult([], run.fired, run.writes, f"rolled back: a chain of writes went deeper than {self.max_depth}",
                                 triggers=frozenset(run.triggers))
         effects = side_effects(state, work, action, run.created)
+        own = work.get(action.table, action.id) if action.op != "delete" else None
+        written_final = {k: own.get(k) for k in action.values} if own is not None else {}
         if in_place:
             state.tables = work.tables
             state._counters = work._counters  # noqa: SLF001 - same class
-        return ActionResult(effects, run.fired, run.writes, None, run.created, frozenset(run.triggers))
+        return ActionResult(effects, run.fired, run.writes, None, run.created, frozenset(run.triggers), written_final)
 
     def rules_for(self, table: str, op: str) -> tuple[Rule, ...]:
         """The rules a write ``op`` on ``table`` runs, before rules then after rules, in run order."""

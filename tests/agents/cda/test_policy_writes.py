@@ -71,3 +71,42 @@ def test_a_bisection_stops_once_a_rule_overwrites_the_number_it_writes(shop):
         stepped.append(policy._bisect_step(session, b))  # type: ignore[arg-type]
     assert stepped[0] is None
     assert stepped[1] is not None and 150 < stepped[1].values["total"] < 500
+
+
+def test_a_status_write_is_kept_once_a_write_of_the_table_saw_its_status_overridden(shop):
+    # a before rule that sets the status shows no side effect when the write set the status itself
+    # (state -> draft with a large total ends 'submitted'): the record's final state shows the rule
+    state = shop["A"].initial_state()
+    status_write = ("order.total = 9000 on O1 (status state at its default)", Action("update", "order", "O1", {"total": 9000}))
+    other = ("order.rush flipped", Action("update", "order", "O1", {"rush": True}))
+    write = Action("update", "order", "O2", {"state": "draft", "total": 9000})
+    kept, overridden = state.copy(), state.copy()
+    kept.put("order", {**state.get("order", "O2"), "state": "draft", "total": 9000})
+    overridden.put("order", {**state.get("order", "O2"), "state": "submitted", "total": 9000})
+    policy = SystematicPolicy()
+    for after, expected in ((kept, [other]), (overridden, [status_write, other])):
+        session = SimpleNamespace(observations=[Observation(action=write, before=state, effects=[], after=after)])
+        assert policy._status_writes_that_matter(session, [status_write, other]) == expected  # type: ignore[arg-type]
+
+
+def test_a_bisection_across_two_records_first_checks_the_negative_end_on_the_positive_record(shop):
+    # the same write approves one order and not another: the other may differ in what matters
+    # (its state), not in the total; one write at the other's total on the first record tells
+    state = shop["A"].initial_state()
+    slot = ("create", "order", "update", "approval")
+    neg = Action("update", "order", "O4", {"state": "submitted", "total": 40})
+    pos = Action("update", "order", "O4", {"state": "submitted", "total": 500})
+    policy = SystematicPolicy()
+    outcomes = []
+    for shows in (True, False):
+        b = {"neg": neg, "pos": pos, "field": "total", "steps": 0, "slot": slot, "verify": True}
+        session = SimpleNamespace(scratch={"bisections": [b]}, platform_initial=state)
+        first = policy._bisect_step(session, b)  # type: ignore[arg-type]
+        assert first == neg
+        effects = [("create", "approval", "order", "O4")] if shows else []
+        after = state.copy()
+        after.put("order", {**state.get("order", "O4"), **first.values})
+        policy.observe_bisection(session, Observation(action=first, before=state, effects=effects, after=after))  # type: ignore[arg-type]
+        outcomes.append(policy._bisect_step(session, b))  # type: ignore[arg-type]
+    assert outcomes[0] is None  # approved at 40 too: the total is not the boundary
+    assert outcomes[1] is not None and 40 < outcomes[1].values["total"] < 500

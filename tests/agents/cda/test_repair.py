@@ -129,3 +129,51 @@ def test_a_rule_whose_effect_is_gone_is_retired_unless_another_event_still_shows
     writes = [*denials, Action("insert", "case", "C9", {"status": "denied"})]
     Inducer(kept.schema).run(model, _observe(Platform(kept), writes), kept.name)
     assert model.get(rid).status == "active" and model.get(rid).rule["events"] == ["insert"]
+
+
+_LINES = {
+    "format": "worldshift/1",
+    "name": "lines-A",
+    "tables": {
+        "order": {"fields": {"total": {"type": "number", "default": 0}}},
+        "line": {"fields": {"order": {"type": "reference", "ref": "order"}, "quantity": {"type": "number"},
+                            "unit_cost": {"type": "number"}, "amount": {"type": "number", "default": 0}}},
+    },
+    "records": {
+        "order": [{"id": "O1", "total": 26}, {"id": "O2", "total": 20}],
+        "line": [{"id": "L1", "order": "O1", "quantity": 2, "unit_cost": 3, "amount": 6},
+                 {"id": "L2", "order": "O1", "quantity": 4, "unit_cost": 5, "amount": 20},
+                 {"id": "L3", "order": "O2", "quantity": 1, "unit_cost": 20, "amount": 20}],
+    },
+    # the amount follows quantity and cost only when one of them changes: an amount written by hand stays
+    "rules": [
+        {"id": "amount", "table": "line", "events": ["update"], "when": "before",
+         "condition": "changed(quantity) or changed(unit_cost)", "actions": [{"set": {"amount": "current.quantity * current.unit_cost"}}]},
+        {"id": "total", "table": "line", "events": ["update"], "when": "after",
+         "actions": [{"update": {"target": "current.order", "set": {"total": "sum(line, amount, row.order == current.order)"}}}]},
+    ],
+    "tests": [],
+}
+
+
+def test_a_before_rule_that_overrides_a_field_the_world_keeps_as_written_gets_a_condition(tmp_path):
+    # the override itself never shows as a side effect (the write set the field), only the
+    # order total further down does: the amount rule must still be the one repaired
+    world = _load(tmp_path, _LINES)
+    obs = _observe(Platform(world), [
+        Action("update", "line", "L1", {"quantity": 5}),
+        Action("update", "line", "L2", {"unit_cost": 2}),
+        Action("update", "line", "L3", {"quantity": 3}),
+        Action("update", "line", "L1", {"amount": 100}),
+        Action("update", "line", "L3", {"amount": 0}),
+    ])
+    model = RuleModel(world.schema, world.name)
+    for rule in _LINES["rules"]:
+        model.add({**rule, "id": "x", "condition": None} if rule["id"] == "amount" else {**rule, "id": "x"}, reason="a guess")
+    inducer = Inducer(world.schema)
+    assert ("own", "line", "update", "amount") in inducer.residual_slots(model, obs)
+    inducer.run(model, obs, world.name)
+    assert inducer.residual_slots(model, obs) == {}
+    initial = world.initial_state()
+    assert ("set", "order", "O1", "total", 120) in [tuple(e) for e in model.predict(Action("update", "line", "L1", {"amount": 100}), initial)]
+    assert ("set", "line", "L1", "amount", 10) in [tuple(e) for e in model.predict(Action("update", "line", "L1", {"quantity": 5, "unit_cost": 2}), initial)]

@@ -236,3 +236,37 @@ def test_before_and_after_rules_on_delete():
     # K2 goes: P1.kids = 0, which deletes P1: the only effect is the deletion
     result = engine.run(state, Action("delete", "kid", "K2"))
     assert same_effects(result.effects, [("delete", "parent", "P1")])
+
+
+OVERRIDE = """
+format: worldshift/1
+name: override
+tables:
+  line:
+    fields:
+      quantity: {type: number}
+      amount: {type: number}
+      note: {type: string}
+records:
+  line:
+    - {id: L1, quantity: 2, amount: 4, note: ''}
+rules:
+  - id: amount
+    table: line
+    events: [update]
+    when: before
+    condition: "changed(quantity)"
+    actions:
+      - set: {amount: "current.quantity * 2"}
+"""
+
+
+def test_the_result_holds_the_final_values_of_the_fields_the_write_set_itself():
+    # side effects leave the written fields out, even where a before rule overrode them
+    world = world_from_yaml(OVERRIDE)
+    engine = Engine(world.schema, world.rules)
+    overridden = engine.run(world.initial_state(), Action("update", "line", "L1", {"quantity": 5, "amount": 1}))
+    assert overridden.effects == [] and overridden.written_final == {"quantity": 5, "amount": 10}
+    kept = engine.run(world.initial_state(), Action("update", "line", "L1", {"amount": 1, "note": "x"}))
+    assert kept.written_final == {"amount": 1, "note": "x"}
+    assert engine.run(world.initial_state(), Action("delete", "line", "L1")).written_final == {}
