@@ -177,3 +177,54 @@ def test_a_before_rule_that_overrides_a_field_the_world_keeps_as_written_gets_a_
     initial = world.initial_state()
     assert ("set", "order", "O1", "total", 120) in [tuple(e) for e in model.predict(Action("update", "line", "L1", {"amount": 100}), initial)]
     assert ("set", "line", "L1", "amount", 10) in [tuple(e) for e in model.predict(Action("update", "line", "L1", {"quantity": 5, "unit_cost": 2}), initial)]
+
+
+_WARD = {
+    "format": "worldshift/1",
+    "name": "ward-A",
+    "tables": {
+        "bed": {"fields": {"status": {"type": "choice", "choices": ["free", "occupied", "cleaning"], "default": "free"}}},
+        "admission": {"fields": {"bed": {"type": "reference", "ref": "bed"},
+                                 "state": {"type": "choice", "choices": ["admitted", "discharged"], "default": "admitted"},
+                                 "over_stay": {"type": "boolean", "default": False}}},
+        "task": {"fields": {"bed": {"type": "reference", "ref": "bed"}, "admission": {"type": "reference", "ref": "admission"},
+                            "kind": {"type": "choice", "choices": ["cleaning", "planning"]}}},
+    },
+    "records": {
+        "bed": [{"id": f"B{i}", "status": "occupied"} for i in range(1, 6)],
+        "admission": [{"id": f"A{i}", "bed": f"B{i}", "state": "admitted", "over_stay": False} for i in range(1, 6)],
+        "task": [],
+    },
+    "rules": [
+        {"id": "to_cleaning", "table": "admission", "events": ["update"], "when": "after", "condition": "changes_to(state, 'discharged')",
+         "actions": [{"update": {"target": "current.bed", "set": {"status": "'cleaning'"}}}]},
+        {"id": "cleaning_task", "table": "bed", "events": ["update"], "when": "after", "condition": "changes_to(status, 'cleaning')",
+         "actions": [{"create": {"table": "task", "values": {"bed": "current.id", "kind": "'cleaning'"}}}]},
+        {"id": "planning_task", "table": "admission", "events": ["update"], "when": "after", "condition": "changes_to(over_stay, true)",
+         "actions": [{"create": {"table": "task", "values": {"admission": "current.id", "kind": "'planning'"}}}]},
+    ],
+    "tests": [],
+}
+
+
+def test_a_slot_is_not_learned_again_from_effects_a_cascade_of_known_rules_already_explains(tmp_path):
+    # a discharge creates the cleaning task through the bed it frees; the admission's own new rule
+    # (an overstay opens a planning task) must not come with a shortcut that duplicates the cascade
+    world = _load(tmp_path, _WARD)
+    obs = _observe(Platform(world), [
+        Action("update", "admission", "A1", {"state": "discharged"}),
+        Action("update", "admission", "A2", {"state": "discharged"}),
+        Action("update", "admission", "A3", {"over_stay": True}),
+        Action("update", "admission", "A4", {"over_stay": True}),
+        Action("update", "admission", "A5", {"state": "discharged", "over_stay": True}),
+        Action("update", "bed", "B1", {"status": "cleaning"}),
+        Action("update", "bed", "B2", {"status": "free"}),
+    ])
+    model = RuleModel(world.schema, world.name)
+    for rule in _WARD["rules"][:2]:
+        model.add({**rule, "id": "x"}, reason="learned before")
+    Inducer(world.schema).run(model, obs, world.name)
+    initial = world.initial_state()
+    discharge = [tuple(e) for e in model.predict(Action("update", "admission", "A3", {"state": "discharged"}), initial)]
+    assert discharge.count(("create", "task", "kind", "cleaning")) == 1
+    assert ("create", "task", "kind", "planning") in [tuple(e) for e in model.predict(Action("update", "admission", "A1", {"over_stay": True}), initial)]
