@@ -189,10 +189,8 @@ def sweep(schema: Schema, state: State, rng: random.Random, *, records_per_table
         if plain is not None:
             rec = plain[0]
             for fname, big in numeric_big.items():
-                # both ends: a flag raised at one and not at the other is a threshold to bisect; where
-                # the record holds 0 already, writing 0 changes nothing and 1 is the low end
-                low = 1.0 if is_number(rec.get(fname)) and float(rec[fname]) == 0 else 0.0
-                for v in (big, low):
+                # both ends: a flag raised at one and not at the other is a threshold to bisect
+                for v in (big, 0.0):
                     if rec.get(fname) != v:
                         add(2, f"{table}.{fname} = {v} on {rec['id']} ({label})", Action("update", table, rec["id"], {fname: v}))
         for n, rec in enumerate(recs):

@@ -64,15 +64,3 @@ def test_numbers_go_to_a_record_at_its_default_status_only_where_a_rule_of_the_t
     purposes = _purposes(load_world(path), 80)
     assert any("with choices #0" in p for p in purposes)  # the sweep's phase 2 did run
     assert not any("at its default)" in p for p in purposes)
-
-
-def test_a_record_at_its_default_status_that_holds_zero_gets_one_as_its_low_end(tmp_path: Path):
-    # writing 0 over 0 changes nothing (no rule runs): the low end of the threshold is 1 there
-    records = {"stock": [{"id": "S1", "on_hand": 8, "status": "low"},
-                         {"id": "S2", "on_hand": 0, "status": "ok"},
-                         {"id": "S3", "on_hand": 0, "status": "ok"}]}
-    path = tmp_path / "stock-A.yaml"
-    path.write_text(yaml.safe_dump({**_STOCK, "records": records}))
-    status_writes = [p for p in _purposes(load_world(path), 80) if "(status status at its default)" in p]
-    assert any(p.startswith("stock.on_hand = 1.0 on ") for p in status_writes)
-    assert not any(p.startswith("stock.on_hand = 0.0 on ") for p in status_writes)
