@@ -155,18 +155,13 @@ class Inducer:
         """Learn the slot's rules again and add, revise or retire to match."""
         by_slot = self._rules_by_slot(model)
         existing = [rid for rid in by_slot.get(slot, []) if model.get(rid).status == "active"]
-        # writes whose effects in the slot the other rules already produce (a discharge creates the
-        # cleaning task through the bed it frees) are no positives for a rule of the slot's own:
-        # they are learned as writes where it must add nothing, or a shortcut duplicates the cascade
-        explained = self._explained_elsewhere(model, slot, obs, set(by_slot.get(slot, [])))
-        view = [self._masked(o, slot) if i in explained else o for i, o in enumerate(obs)] if explained else obs
-        key = (slot, sum(1 for o in obs if o.action.table == slot[1]), frozenset(explained))
+        key = (slot, sum(1 for o in obs if o.action.table == slot[1]))
         if key not in self.memo:
-            self.memo[key] = self.learn_slot_split(slot, view)
+            self.memo[key] = self.learn_slot_split(slot, obs)
         learned_all = self.memo[key]
         if not learned_all:
             # no consistent hypothesis: an existing rule with no positive left is stale
-            if existing and not self._has_positive(slot, view):
+            if existing and not self._has_positive(slot, obs):
                 for rid in existing:
                     if self.may_edit(rid) and self._needed_on_other_events(model, rid, slot, obs):
                         self._narrow(model, rid, slot, world, result)
@@ -408,33 +403,6 @@ class Inducer:
             return None
         result.added.append(rid)
         return rid
-
-    def _explained_elsewhere(self, model: RuleModel, slot: Slot, obs: Sequence[Observation], mine: set[str]) -> set[int]:
-        """Indexes of the writes of the slot's trigger whose effects in an after-rule slot the model's
-        other rules reproduce exactly (none for before-rule slots: those have no cascade to come from)."""
-        if slot[0] not in ("create", "upd"):
-            return set()
-        engine = self.predictions.engine([r for r in model.active_rules() if r.id not in mine])
-        out: set[int] = set()
-        for i, o in enumerate(obs):
-            if o.action.table != slot[1] or o.action.op != slot[2]:
-                continue
-            got = effects_in_slot(slot, o.action, o.effects)
-            if got and same_effects(got, effects_in_slot(slot, o.action, self.predictions.run(engine, o).effects)):
-                out.add(i)
-        return out
-
-    def _masked(self, obs: Observation, slot: Slot) -> Observation:
-        """``obs`` without its effects in ``slot`` (one copy per observation and slot, kept across
-        rounds: the caches of literal values and replays are keyed by the observation)."""
-        key = ("masked", id(obs), slot)
-        kept = self.memo.get(key)
-        if kept is not None and kept[0] is obs:
-            return kept[1]  # type: ignore[return-value]
-        inside = effects_in_slot(slot, obs.action, obs.effects)
-        copy = Observation(obs.action, obs.before, [e for e in obs.effects if e not in inside], obs.rolled_back, obs.purpose, obs.after)
-        self.memo[key] = (obs, copy)  # type: ignore[assignment]
-        return copy
 
     def _rules_by_slot(self, model: RuleModel) -> dict[Slot, list[str]]:
         out: dict[Slot, list[str]] = {}
