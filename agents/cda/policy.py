@@ -116,7 +116,7 @@ class SystematicPolicy:
                            for e in o.effects if e[0] == "set" and e[1] == o.action.table and e[2] == o.action.id}
         # a written field that ended up with another value was set by a before rule, though the
         # side effects leave the action's own fields out (a loan written 'active' that ends 'lost')
-        set_by_own_rule |= {(o.action.table, f) for o in session.observations for f in _overridden(o)}
+        set_by_own_rule |= {(o.action.table, f) for o in session.observations if o.action.op == "update" for f in _overridden(o)}
         return [(p, a) for p, a in planned
                 if not (fields := status_fields_of(p)) or any((a.table, f) in set_by_own_rule for f in fields)]
 
@@ -287,6 +287,8 @@ class SystematicPolicy:
         a, z = min(lo, hi), max(lo, hi)
         if z - a <= 0.01:
             return None
+        # the roundest number in the middle half: intervals shrink by at least a quarter per
+        # step, and round boundaries (100, 250, 1000) get probed exactly
         quarter = (z - a) / 4
         m = nice_between(a + quarter, z - quarter)
         if z > 8 * max(a, 1.0):
@@ -395,18 +397,17 @@ def _narrow(b: dict[str, Any], obs: Observation) -> None:
     else:
         b["neg"] = obs.action
     b["pending"] = None
-    f = b["field"]
-    final = obs.after.get(obs.action.table, obs.action.id) if obs.after is not None and f in obs.action.values else None
-    if final is not None and not values_equal(final.get(f), obs.action.values[f]):
+    if b["field"] in _overridden(obs):
         # a rule derived the field over the written number (a stock value that follows its quantity):
         # what the next probes write would be overwritten too, so they could only repeat this one
         b["overwritten"] = True
 
 
 def _overridden(obs: Observation) -> list[str]:
-    """The fields an update wrote on its record that the record does not hold afterwards."""
+    """The fields a write set on its own record that the record does not hold afterwards (a before
+    rule derived them over the written values)."""
     a = obs.action
-    rec = obs.after.get(a.table, a.id) if obs.after is not None and a.op == "update" else None
+    rec = obs.after.get(a.table, a.id) if obs.after is not None else None
     if rec is None:
         return []
     return [f for f, v in a.values.items() if not values_equal(rec.get(f), v)]
