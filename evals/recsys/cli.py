@@ -58,6 +58,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="where the memory is read: the most recent item's tokens, or every token (LION)")
     r.add_argument("--long-window", type=int, default=50, help="items summarized for the memory query (LION)")
     r.add_argument("--memory-after", type=int, default=None, help="encoder blocks below the memory layer (default: half)")
+    r.add_argument("--memory-query", choices=["hidden", "item"], default="hidden",
+                   help="LION memory query from the hidden state after the lower blocks (default), or from the read "
+                        "item's own embedding (a slot stays tied to an item across periods); both with the long history")
+    r.add_argument("--memory-token", action="store_true",
+                   help="LION: also append the memory read as one extra encoder token the decoder attends to")
     r.add_argument("--memory-dropout", type=float, default=0.0, help="dropout on the memory read (LION)")
     r.add_argument("--value-init-std", type=float, default=None, help="std of the memory values' init (default dim**-0.5)")
     r.add_argument("--finetune-scope", choices=["all", "memory"], default="all",
@@ -103,6 +108,8 @@ def _run(args: argparse.Namespace) -> int:
             long_window=args.long_window,
             memory_after=args.memory_after,
             memory_dropout=args.memory_dropout,
+            memory_query=args.memory_query,
+            memory_token=args.memory_token,
             value_init_std=args.value_init_std,
             finetune_scope=args.finetune_scope,
             threads=args.threads,

@@ -86,6 +86,10 @@ class RunSettings(BaseModel):
     read_positions: Literal["last", "all"] = "last"
     memory_after: int | None = Field(None, ge=1, description="encoder blocks below the memory (None: the middle)")
     memory_dropout: float = Field(0.0, ge=0.0, lt=1.0, description="dropout on the memory read")
+    memory_query: Literal["hidden", "item"] = Field(
+        "hidden", description="memory query from the hidden state after the lower blocks, or from the read item's own embedding"
+    )
+    memory_token: bool = Field(False, description="also append the memory read as an extra encoder token")
     value_init_std: float | None = Field(None, ge=0.0, description="std of the values' init (None: dim ** -0.5)")
     finetune_scope: Literal["all", "memory"] = Field(
         "all", description="LION variants, periods 1..: train every parameter, or the memory (+ its query context and head) only"
@@ -240,6 +244,8 @@ def build_model(method: str, settings: RunSettings, sids: SemanticIds) -> Genera
         consolidation_pool=settings.consolidation_pool,
         read_positions=settings.read_positions,
         memory_after=settings.memory_after,
+        memory_query=settings.memory_query,
+        memory_token=settings.memory_token,
         lr=settings.lr,
         value_lr=settings.value_lr,
     )

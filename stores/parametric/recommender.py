@@ -9,12 +9,16 @@ LION (``RecConfig.memory`` set):
 * a product-key memory layer sits between the middle encoder blocks, read at
   the most recent item's tokens (``read_positions="last"``, default) or at
   every token (``"all"``);
-* its query is built from the hidden state *and* a summary of a longer
+* its query is built from the hidden state (or, ``memory_query="item"``, from
+  the read item's own embedding) *and* a summary of a longer
   history (the last ``long_window`` items, more than the encoder sees) when
   ``long_query`` is on, else from the main window only (the ablation);
 * the consolidation loss: a separate head predicts the target's codes from the
   memory-augmented representation (mean over tokens after the memory layer),
   weighted by ``consolidation_weight`` and added to the recommendation loss.
+* ``memory_token``: the read is also appended as one extra encoder token, so
+  the decoder's cross-attention reaches it without going through the tokens
+  it was added to.
 
 Without memory the model is the baseline backbone, layer for layer.
 
@@ -66,6 +70,14 @@ class RecConfig:
     read_positions: str = "last"
     # encoder blocks below the memory layer (None: encoder_layers // 2, the middle)
     memory_after: int | None = None
+    # what the memory query is built from (with the long-history context when ``long_query``):
+    # "hidden" = the contextual hidden state after the lower blocks, per read token; "item" = the
+    # read item's own embedding (sum of its code embeddings), one read per item added to all of its
+    # tokens, so a slot stays tied to an item while the blocks below drift from period to period
+    memory_query: str = "hidden"
+    # also append the read (mean over the read items, + a learned marker) as one extra encoder token
+    # before the upper blocks, so the decoder's cross-attention reaches it directly
+    memory_token: bool = False
     lr: float = 1e-3
     value_lr: float = 2e-2
     grad_clip: float = 1.0
@@ -80,6 +92,8 @@ class RecConfig:
             raise ConfigError(f"consolidation_pool must be 'last' or 'mean', got {self.consolidation_pool!r}")
         if self.read_positions not in ("last", "all"):
             raise ConfigError(f"read_positions must be 'last' or 'all', got {self.read_positions!r}")
+        if self.memory_query not in ("hidden", "item"):
+            raise ConfigError(f"memory_query must be 'hidden' or 'item', got {self.memory_query!r}")
         if self.memory_after is not None and not 1 <= self.memory_after <= self.encoder_layers - 1:
             raise ConfigError(f"memory_after must be in 1..encoder_layers-1, got {self.memory_after}")
         if self.d_model % self.n_heads:
@@ -192,6 +206,8 @@ class GenerativeRecommender(nn.Module):
             self.memory: nn.Module = ProductKeyMemory(pkm)
             self.context = nn.Sequential(nn.Linear(c.d_model, c.d_model), nn.GELU(), nn.LayerNorm(c.d_model))
             self.consolidation_head: nn.Module = nn.Linear(c.d_model, sum(self.sizes))
+            if c.memory_token:
+                self.memory_marker = nn.Parameter(0.02 * torch.randn(c.d_model))
         else:
             self.memory = nn.Identity()
             self.context = nn.Identity()
@@ -252,13 +268,24 @@ class GenerativeRecommender(nn.Module):
         if self.has_memory:
             source = batch.history if self.config.long_query else batch.window
             ctx = self.context(self._item_summary(source))  # (B, d)
-            # query = W [h; ctx]: the ctx half is projected once per example, not per token
+            # query = W [x; ctx]: the ctx half is projected once per example, not per token
             # histories are right-aligned, so the last ``depth`` tokens are the most recent item
-            start = h.shape[1] - self.depth if self.config.read_positions == "last" else 0
-            read = self.memory.read(h[:, start:], context=ctx)
+            if self.config.memory_query == "item":
+                items = batch.window if self.config.read_positions == "all" else batch.window[:, -1:]  # (B, n)
+                x = self.tok_emb(self.item_tokens[items]).sum(2)  # (B, n, d): each item's own embedding
+                read = self.memory.read(x, context=ctx)  # one read per item
+                read_pad = items == 0
+                add = self.memory.dropout(read.output)  # (B, n, d)
+                start = h.shape[1] - items.shape[1] * self.depth
+                h = torch.cat([h[:, :start], h[:, start:] + add.repeat_interleave(self.depth, dim=1)], dim=1)
+            else:
+                start = h.shape[1] - self.depth if self.config.read_positions == "last" else 0
+                read = self.memory.read(h[:, start:], context=ctx)
+                read_pad = pad[:, start:]
+                add = self.memory.dropout(read.output)
+                h = torch.cat([h[:, :start], h[:, start:] + add], dim=1)
             if collect is not None:
-                collect.append((read, pad[:, start:]))
-            h = torch.cat([h[:, :start], h[:, start:] + self.memory.dropout(read.output)], dim=1)
+                collect.append((read, read_pad))
             if self.config.consolidation_pool == "last":
                 # histories are right-aligned: the last ``depth`` tokens are the most recent item,
                 # the one whose successor the memory has to recall for this user
@@ -266,6 +293,12 @@ class GenerativeRecommender(nn.Module):
             else:
                 keep = (~pad).unsqueeze(-1).to(h.dtype)
                 pooled = (h * keep).sum(1) / keep.sum(1).clamp_min(1.0)
+            if self.config.memory_token:
+                # the read as one more encoder token (never padding): mean over the read positions
+                w = (~read_pad).unsqueeze(-1).to(add.dtype)
+                token = (add * w).sum(1) / w.sum(1).clamp_min(1.0) + self.memory_marker
+                h = torch.cat([h, token.unsqueeze(1)], dim=1)
+                pad = torch.cat([pad, torch.zeros_like(pad[:, :1])], dim=1)
         for layer in self.upper:
             h = layer(h, src_key_padding_mask=pad)
         return self.enc_norm(h), pad, pooled
@@ -343,6 +376,8 @@ class GenerativeRecommender(nn.Module):
         frozen: list[nn.Parameter] = []
         if trainable == "memory":
             keep = {id(p) for m in (self.memory, self.context, self.consolidation_head) for p in m.parameters()}
+            if self.config.memory_token:
+                keep.add(id(self.memory_marker))
             frozen = [p for p in self.parameters() if id(p) not in keep and p.requires_grad]
             for p in frozen:
                 p.requires_grad_(False)

@@ -77,3 +77,14 @@ def test_amazon_runs_report_count_yardsticks(tmp_path: Path) -> None:
     assert set(prepared.yardsticks) == {"popularity", "co-occurrence"}
     assert all(len(v) == 4 and all(0.0 <= x <= 1.0 for x in v) for v in prepared.yardsticks.values())
     assert any(note.startswith("count yardsticks") for note in prepared.notes)
+
+
+def test_memory_query_and_token_reach_the_lion_model() -> None:
+    from evals.recsys.runner import build_model
+    from stores.parametric.semantic_ids import build_semantic_ids, item_vectors
+
+    sids = build_semantic_ids(item_vectors([[1, 2, 3, 4]] * 4, 8, dim=4, seed=0), 2, 4, seed=0)
+    lion = build_model("lion", _settings(data="toys", methods=["lion"], memory_query="item", memory_token=True), sids)
+    assert (lion.config.memory_query, lion.config.memory_token) == ("item", True)
+    tiger = build_model("tiger", _settings(data="toys", memory_query="item", memory_token=True), sids)
+    assert not tiger.has_memory and not hasattr(tiger, "memory_marker")

@@ -8,7 +8,7 @@ import torch
 from memkit.errors import ConfigError
 from memkit.parametric import ParametricMemory
 from stores.parametric.product_key_memory import PKMConfig
-from stores.parametric.recommender import GenerativeRecommender
+from stores.parametric.recommender import GenerativeRecommender, RecBatch
 from stores.parametric.semantic_ids import SemanticIds
 
 from .conftest import N_ITEMS, make_batch, tiny_config
@@ -180,3 +180,64 @@ def test_zero_value_init_starts_the_memory_as_a_no_op(sids: SemanticIds) -> None
     model = GenerativeRecommender(tiny_config(memory=pkm), sids)
     read = model.memory.read(torch.randn(3, 2, 16), context=torch.randn(3, 16))
     assert torch.count_nonzero(read.output) == 0
+
+
+def test_item_query_reads_by_the_last_item_not_by_older_window_items(sids: SemanticIds) -> None:
+    # memory_query="item": the query is the last item's own embedding (+ the long history), so changing an
+    # older item of the window (same long history) reads the same slots; the hidden-state query does not
+    torch.manual_seed(0)
+    item = GenerativeRecommender(tiny_config(memory_query="item"), sids).eval()
+    torch.manual_seed(0)
+    hidden = GenerativeRecommender(tiny_config(), sids).eval()
+    hidden.load_state_dict(item.state_dict())
+    batch = make_batch()
+    other = RecBatch(batch.window.clone(), batch.history, batch.target)
+    other.window[:, 1:-1] = (other.window[:, 1:-1] % 60) + 1  # every older (non-padding) item changes
+    reads = {}
+    for name, model in (("item", item), ("hidden", hidden)):
+        for key, b in (("a", batch), ("b", other)):
+            collect: list = []
+            model.encode(b, collect)
+            reads[name, key] = collect[0][0]
+    assert reads["item", "a"].slots.shape[1] == 1  # one read per item, added to all of its tokens
+    assert torch.equal(reads["item", "a"].slots, reads["item", "b"].slots)
+    assert not torch.equal(reads["hidden", "a"].slots, reads["hidden", "b"].slots)
+    # and it is the item's embedding (sum of its code embeddings) that queries
+    x = item.tok_emb(item.item_tokens[batch.window[:, -1:]]).sum(2)
+    ctx = item.context(item._item_summary(batch.history))
+    assert torch.equal(item.memory.read(x, context=ctx).slots, reads["item", "a"].slots)
+
+
+def test_item_query_reads_every_window_item_with_read_positions_all(sids: SemanticIds) -> None:
+    model = GenerativeRecommender(tiny_config(memory_query="item", read_positions="all"), sids).eval()
+    batch = make_batch()
+    collect: list = []
+    model.encode(batch, collect)
+    read, read_pad = collect[0]
+    assert read.slots.shape[:2] == batch.window.shape
+    assert torch.equal(read_pad, batch.window == 0)
+    assert model.slot_usage([batch]).n_slots == model.memory.config.n_slots
+
+
+def test_memory_token_is_one_more_encoder_token_the_decoder_reads(sids: SemanticIds) -> None:
+    torch.manual_seed(0)
+    model = GenerativeRecommender(tiny_config(memory_token=True), sids).eval()
+    batch = make_batch()
+    enc, pad, _ = model.encode(batch)
+    assert enc.shape[1] == batch.window.shape[1] * model.depth + 1
+    assert pad.shape == enc.shape[:2] and not pad[:, -1].any()
+    # the decoder's loss depends on the memory values through that token
+    with torch.no_grad():
+        before = float(model(batch)["rec"])
+        model.memory.values.weight.mul_(5.0)
+        assert float(model(batch)["rec"]) != before
+    assert model.recommend(batch, beam=3).shape == (len(batch), 3)
+    # the baseline and the default LION have no such token
+    for config in (tiny_config(memory=False), tiny_config()):
+        enc, _, _ = GenerativeRecommender(config, sids).encode(batch)
+        assert enc.shape[1] == batch.window.shape[1] * model.depth
+
+
+def test_bad_memory_query_is_a_config_error() -> None:
+    with pytest.raises(ConfigError, match="memory_query"):
+        tiny_config(memory_query="target")
