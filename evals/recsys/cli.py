@@ -63,6 +63,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "item's own embedding (a slot stays tied to an item across periods); both with the long history")
     r.add_argument("--memory-token", action="store_true",
                    help="LION: also append the memory read as one extra encoder token the decoder attends to")
+    r.add_argument("--memory-decoder", action="store_true",
+                   help="LION: also add the memory read to every decoder input position")
     r.add_argument("--memory-dropout", type=float, default=0.0, help="dropout on the memory read (LION)")
     r.add_argument("--value-init-std", type=float, default=None, help="std of the memory values' init (default dim**-0.5)")
     r.add_argument("--finetune-scope", choices=["all", "memory"], default="all",
@@ -110,6 +112,7 @@ def _run(args: argparse.Namespace) -> int:
             memory_dropout=args.memory_dropout,
             memory_query=args.memory_query,
             memory_token=args.memory_token,
+            memory_decoder=args.memory_decoder,
             value_init_std=args.value_init_std,
             finetune_scope=args.finetune_scope,
             threads=args.threads,

@@ -90,6 +90,7 @@ class RunSettings(BaseModel):
         "hidden", description="memory query from the hidden state after the lower blocks, or from the read item's own embedding"
     )
     memory_token: bool = Field(False, description="also append the memory read as an extra encoder token")
+    memory_decoder: bool = Field(False, description="also add the memory read to every decoder input position")
     value_init_std: float | None = Field(None, ge=0.0, description="std of the values' init (None: dim ** -0.5)")
     finetune_scope: Literal["all", "memory"] = Field(
         "all", description="LION variants, periods 1..: train every parameter, or the memory (+ its query context and head) only"
@@ -246,6 +247,7 @@ def build_model(method: str, settings: RunSettings, sids: SemanticIds) -> Genera
         memory_after=settings.memory_after,
         memory_query=settings.memory_query,
         memory_token=settings.memory_token,
+        memory_decoder=settings.memory_decoder,
         lr=settings.lr,
         value_lr=settings.value_lr,
     )

@@ -19,8 +19,13 @@ __all__ = ["constrained_beam_search"]
 
 
 @torch.no_grad()
-def constrained_beam_search(model: "GenerativeRecommender", enc: Tensor, pad: Tensor, beam: int) -> Tensor:
-    """enc (B, S, d), pad (B, S) -> item ids (B, beam), best first; -1 marks an empty beam."""
+def constrained_beam_search(
+    model: "GenerativeRecommender", enc: Tensor, pad: Tensor, beam: int, bias: Tensor | None = None
+) -> Tensor:
+    """enc (B, S, d), pad (B, S) -> item ids (B, beam), best first; -1 marks an empty beam.
+
+    ``bias`` (B, d): added to the decoder's inputs (the model's ``memory_decoder`` read), shared by the beams.
+    """
     trie = model.trie
     bsz = enc.shape[0]
     device = enc.device
@@ -32,7 +37,7 @@ def constrained_beam_search(model: "GenerativeRecommender", enc: Tensor, pad: Te
     kv = model.memory_kv(enc)  # once per example, shared by its beams
     for level in range(model.depth):
         width = prefix.shape[1]
-        logits = model.decode_logits(kv, pad, prefix)[:, :, -1]  # (B, w, vocab)
+        logits = model.decode_logits(kv, pad, prefix, bias)[:, :, -1]  # (B, w, vocab)
         logp = torch.log_softmax(model.level_logits(logits, level), dim=-1)  # (B, w, size)
         allowed = trie.allowed[level].to(device)[nodes.clamp_min(0)]  # (B, w, size)
         allowed &= (nodes >= 0).unsqueeze(-1)

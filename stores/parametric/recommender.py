@@ -18,7 +18,9 @@ LION (``RecConfig.memory`` set):
   weighted by ``consolidation_weight`` and added to the recommendation loss.
 * ``memory_token``: the read is also appended as one extra encoder token, so
   the decoder's cross-attention reaches it without going through the tokens
-  it was added to.
+  it was added to; ``memory_decoder``: the read is also added to every
+  decoder input position (with the tied output embedding, the most direct
+  path from a value to the logits).
 
 Without memory the model is the baseline backbone, layer for layer.
 
@@ -78,6 +80,9 @@ class RecConfig:
     # also append the read (mean over the read items, + a learned marker) as one extra encoder token
     # before the upper blocks, so the decoder's cross-attention reaches it directly
     memory_token: bool = False
+    # also add the read (mean over the read items) to every decoder input position: with the tied
+    # output embedding a value can then write "the next item's codes" straight into the logits
+    memory_decoder: bool = False
     lr: float = 1e-3
     value_lr: float = 2e-2
     grad_clip: float = 1.0
@@ -258,6 +263,12 @@ class GenerativeRecommender(nn.Module):
 
     def encode(self, batch: RecBatch, collect: list[Any] | None = None) -> tuple[Tensor, Tensor, Tensor | None]:
         """Encoder states (B, S, d), padding mask (B, S), and the memory-augmented pooled state (B, d) or None."""
+        return self._encode(batch, collect)[:3]
+
+    def _encode(
+        self, batch: RecBatch, collect: list[Any] | None = None
+    ) -> tuple[Tensor, Tensor, Tensor | None, Tensor | None]:
+        """``encode``'s three results and the decoder input bias (B, d) (``memory_decoder``) or None."""
         tokens = self._tokens(batch.window)  # (B, S)
         pad = tokens == 0
         pos = torch.arange(tokens.shape[1], device=tokens.device)
@@ -265,6 +276,7 @@ class GenerativeRecommender(nn.Module):
         for layer in self.lower:
             h = layer(h, src_key_padding_mask=pad)
         pooled = None
+        dec_bias = None
         if self.has_memory:
             source = batch.history if self.config.long_query else batch.window
             ctx = self.context(self._item_summary(source))  # (B, d)
@@ -293,25 +305,35 @@ class GenerativeRecommender(nn.Module):
             else:
                 keep = (~pad).unsqueeze(-1).to(h.dtype)
                 pooled = (h * keep).sum(1) / keep.sum(1).clamp_min(1.0)
-            if self.config.memory_token:
-                # the read as one more encoder token (never padding): mean over the read positions
+            if self.config.memory_token or self.config.memory_decoder:
                 w = (~read_pad).unsqueeze(-1).to(add.dtype)
-                token = (add * w).sum(1) / w.sum(1).clamp_min(1.0) + self.memory_marker
-                h = torch.cat([h, token.unsqueeze(1)], dim=1)
+                mean_read = (add * w).sum(1) / w.sum(1).clamp_min(1.0)  # (B, d): mean over the read positions
+                if self.config.memory_decoder:
+                    dec_bias = mean_read
+            if self.config.memory_token:
+                # the read as one more encoder token (never padding)
+                h = torch.cat([h, (mean_read + self.memory_marker).unsqueeze(1)], dim=1)
                 pad = torch.cat([pad, torch.zeros_like(pad[:, :1])], dim=1)
         for layer in self.upper:
             h = layer(h, src_key_padding_mask=pad)
-        return self.enc_norm(h), pad, pooled
+        return self.enc_norm(h), pad, pooled, dec_bias
 
     # -- decoder --------------------------------------------------------
     def memory_kv(self, enc: Tensor) -> list[tuple[Tensor, Tensor]]:
         """Cross-attention keys and values of every decoder block, computed once per batch."""
         return [block.memory_kv(enc) for block in self.decoder]
 
-    def decode_logits(self, kv: list[tuple[Tensor, Tensor]], pad: Tensor, prefix: Tensor) -> Tensor:
-        """prefix (B, w, l) code tokens (BOS first), w beams per example -> logits (B, w, l, vocab)."""
+    def decode_logits(
+        self, kv: list[tuple[Tensor, Tensor]], pad: Tensor, prefix: Tensor, bias: Tensor | None = None
+    ) -> Tensor:
+        """prefix (B, w, l) code tokens (BOS first), w beams per example -> logits (B, w, l, vocab).
+
+        ``bias`` (B, d), if given, is added to every input position (``memory_decoder``).
+        """
         pos = torch.arange(prefix.shape[-1], device=prefix.device)
         x = self.tok_emb(prefix) + self.dec_pos(pos)
+        if bias is not None:
+            x = x + bias[:, None, None, :]
         for block, (k, v) in zip(self.decoder, kv, strict=True):
             x = block(x, k, v, pad)
         return self.dec_norm(x) @ self.tok_emb.weight.T
@@ -323,11 +345,11 @@ class GenerativeRecommender(nn.Module):
 
     def forward(self, batch: RecBatch) -> dict[str, Tensor]:
         """Read: losses of a batch (``loss`` = recommendation + weighted consolidation)."""
-        enc, pad, pooled = self.encode(batch)
+        enc, pad, pooled, dec_bias = self._encode(batch)
         target_tokens = self.item_tokens[batch.target]  # (B, depth)
         bos = torch.full_like(target_tokens[:, :1], self.bos)
         prefix = torch.cat([bos, target_tokens[:, :-1]], dim=1).unsqueeze(1)  # (B, 1, depth)
-        logits = self.decode_logits(self.memory_kv(enc), pad, prefix)[:, 0]  # (B, depth, vocab)
+        logits = self.decode_logits(self.memory_kv(enc), pad, prefix, dec_bias)[:, 0]  # (B, depth, vocab)
         codes = target_tokens - torch.tensor(self.offsets, device=target_tokens.device)
         rec = torch.stack(
             [F.cross_entropy(self.level_logits(logits[:, lv], lv), codes[:, lv]) for lv in range(self.depth)]
@@ -347,8 +369,8 @@ class GenerativeRecommender(nn.Module):
         was_training = self.training
         self.eval()
         try:
-            enc, pad, _ = self.encode(batch)
-            return constrained_beam_search(self, enc, pad, beam)
+            enc, pad, _, dec_bias = self._encode(batch)
+            return constrained_beam_search(self, enc, pad, beam, bias=dec_bias)
         finally:
             self.train(was_training)
 

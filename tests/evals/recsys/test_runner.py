@@ -84,7 +84,7 @@ def test_memory_query_and_token_reach_the_lion_model() -> None:
     from stores.parametric.semantic_ids import build_semantic_ids, item_vectors
 
     sids = build_semantic_ids(item_vectors([[1, 2, 3, 4]] * 4, 8, dim=4, seed=0), 2, 4, seed=0)
-    lion = build_model("lion", _settings(data="toys", methods=["lion"], memory_query="item", memory_token=True), sids)
-    assert (lion.config.memory_query, lion.config.memory_token) == ("item", True)
-    tiger = build_model("tiger", _settings(data="toys", memory_query="item", memory_token=True), sids)
+    lion = build_model("lion", _settings(data="toys", methods=["lion"], memory_query="item", memory_token=True, memory_decoder=True), sids)
+    assert (lion.config.memory_query, lion.config.memory_token, lion.config.memory_decoder) == ("item", True, True)
+    tiger = build_model("tiger", _settings(data="toys", memory_query="item", memory_token=True, memory_decoder=True), sids)
     assert not tiger.has_memory and not hasattr(tiger, "memory_marker")

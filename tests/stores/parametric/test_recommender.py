@@ -241,3 +241,25 @@ def test_memory_token_is_one_more_encoder_token_the_decoder_reads(sids: Semantic
 def test_bad_memory_query_is_a_config_error() -> None:
     with pytest.raises(ConfigError, match="memory_query"):
         tiny_config(memory_query="target")
+
+
+def test_memory_decoder_adds_the_read_to_every_decoder_input(sids: SemanticIds) -> None:
+    torch.manual_seed(0)
+    model = GenerativeRecommender(tiny_config(memory_decoder=True), sids).eval()
+    batch = make_batch()
+    enc, pad, _, bias = model._encode(batch)
+    collect: list = []
+    model.encode(batch, collect)
+    assert torch.allclose(bias, collect[0][0].output.mean(1), atol=1e-6)  # mean over the last item's reads
+    prefix = torch.full((len(batch), 2, 1), model.bos)
+    kv = model.memory_kv(enc)
+    with torch.no_grad():
+        plain = model.decode_logits(kv, pad, prefix)
+        biased = model.decode_logits(kv, pad, prefix, bias)
+        assert not torch.allclose(plain, biased)
+        # the training loss and beam search use it
+        before = float(model(batch)["rec"])
+        model.memory.values.weight.mul_(5.0)
+        assert float(model(batch)["rec"]) != before
+    assert model.recommend(batch, beam=3).shape == (len(batch), 3)
+    assert GenerativeRecommender(tiny_config(), sids)._encode(batch)[3] is None
