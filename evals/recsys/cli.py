@@ -58,9 +58,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="where the memory is read: the most recent item's tokens, or every token (LION)")
     r.add_argument("--long-window", type=int, default=50, help="items summarized for the memory query (LION)")
     r.add_argument("--memory-after", type=int, default=None, help="encoder blocks below the memory layer (default: half)")
-    r.add_argument("--memory-query", choices=["hidden", "item"], default="hidden",
+    r.add_argument("--memory-query", choices=["hidden", "item", "item-only"], default="hidden",
                    help="LION memory query from the hidden state after the lower blocks (default), or from the read "
-                        "item's own embedding (a slot stays tied to an item across periods); both with the long history")
+                        "item's own embedding (a slot stays tied to an item across periods); both with the long history; item-only: without it")
     r.add_argument("--memory-token", action="store_true",
                    help="LION: also append the memory read as one extra encoder token the decoder attends to")
     r.add_argument("--memory-decoder", action="store_true",

@@ -86,7 +86,7 @@ class RunSettings(BaseModel):
     read_positions: Literal["last", "all"] = "last"
     memory_after: int | None = Field(None, ge=1, description="encoder blocks below the memory (None: the middle)")
     memory_dropout: float = Field(0.0, ge=0.0, lt=1.0, description="dropout on the memory read")
-    memory_query: Literal["hidden", "item"] = Field(
+    memory_query: Literal["hidden", "item", "item-only"] = Field(
         "hidden", description="memory query from the hidden state after the lower blocks, or from the read item's own embedding"
     )
     memory_token: bool = Field(False, description="also append the memory read as an extra encoder token")

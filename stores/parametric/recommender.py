@@ -76,6 +76,8 @@ class RecConfig:
     # "hidden" = the contextual hidden state after the lower blocks, per read token; "item" = the
     # read item's own embedding (sum of its code embeddings), one read per item added to all of its
     # tokens, so a slot stays tied to an item while the blocks below drift from period to period
+    # "item-only" = the item's embedding without the history context (a slot is then shared by every
+    # user who reads that item: a learned item -> next-item table; ignores ``long_query``)
     memory_query: str = "hidden"
     # also append the read (mean over the read items, + a learned marker) as one extra encoder token
     # before the upper blocks, so the decoder's cross-attention reaches it directly
@@ -97,8 +99,8 @@ class RecConfig:
             raise ConfigError(f"consolidation_pool must be 'last' or 'mean', got {self.consolidation_pool!r}")
         if self.read_positions not in ("last", "all"):
             raise ConfigError(f"read_positions must be 'last' or 'all', got {self.read_positions!r}")
-        if self.memory_query not in ("hidden", "item"):
-            raise ConfigError(f"memory_query must be 'hidden' or 'item', got {self.memory_query!r}")
+        if self.memory_query not in ("hidden", "item", "item-only"):
+            raise ConfigError(f"memory_query must be 'hidden', 'item' or 'item-only', got {self.memory_query!r}")
         if self.memory_after is not None and not 1 <= self.memory_after <= self.encoder_layers - 1:
             raise ConfigError(f"memory_after must be in 1..encoder_layers-1, got {self.memory_after}")
         if self.d_model % self.n_heads:
@@ -280,9 +282,11 @@ class GenerativeRecommender(nn.Module):
         if self.has_memory:
             source = batch.history if self.config.long_query else batch.window
             ctx = self.context(self._item_summary(source))  # (B, d)
+            if self.config.memory_query == "item-only":
+                ctx = torch.zeros_like(ctx)  # the context half of the query contributes nothing
             # query = W [x; ctx]: the ctx half is projected once per example, not per token
             # histories are right-aligned, so the last ``depth`` tokens are the most recent item
-            if self.config.memory_query == "item":
+            if self.config.memory_query in ("item", "item-only"):
                 items = batch.window if self.config.read_positions == "all" else batch.window[:, -1:]  # (B, n)
                 x = self.tok_emb(self.item_tokens[items]).sum(2)  # (B, n, d): each item's own embedding
                 read = self.memory.read(x, context=ctx)  # one read per item

@@ -263,3 +263,16 @@ def test_memory_decoder_adds_the_read_to_every_decoder_input(sids: SemanticIds) 
         assert float(model(batch)["rec"]) != before
     assert model.recommend(batch, beam=3).shape == (len(batch), 3)
     assert GenerativeRecommender(tiny_config(), sids)._encode(batch)[3] is None
+
+
+def test_item_only_query_ignores_the_history(sids: SemanticIds) -> None:
+    # memory_query="item-only": the slots depend on the read item alone, not on the user's long history
+    model = GenerativeRecommender(tiny_config(memory_query="item-only"), sids).eval()
+    batch = make_batch()
+    other = RecBatch(batch.window, batch.history.flip(0), batch.target)
+    slots = []
+    for b in (batch, other):
+        collect: list = []
+        model.encode(b, collect)
+        slots.append(collect[0][0].slots)
+    assert torch.equal(slots[0], slots[1])
