@@ -52,8 +52,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--value-lr", type=float, default=5e-2, help="learning rate of the memory values (LION)")
     r.add_argument("--consolidation-weight", type=float, default=0.5, help="weight of the consolidation loss (LION)")
-    r.add_argument("--consolidation-pool", choices=["last", "mean"], default="last",
-                   help="what the consolidation head reads: the most recent item's tokens, or all tokens")
+    r.add_argument("--consolidation-pool", choices=["last", "mean", "read"], default="last",
+                   help="what the consolidation head reads: the most recent item's tokens, all tokens, or the memory read alone")
     r.add_argument("--read-positions", choices=["last", "all"], default="last",
                    help="where the memory is read: the most recent item's tokens, or every token (LION)")
     r.add_argument("--long-window", type=int, default=50, help="items summarized for the memory query (LION)")

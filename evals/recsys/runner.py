@@ -82,7 +82,7 @@ class RunSettings(BaseModel):
     memory_heads: int = 4
     topk: int = 8
     consolidation_weight: float = 0.5
-    consolidation_pool: Literal["last", "mean"] = "last"
+    consolidation_pool: Literal["last", "mean", "read"] = "last"
     read_positions: Literal["last", "all"] = "last"
     memory_after: int | None = Field(None, ge=1, description="encoder blocks below the memory (None: the middle)")
     memory_dropout: float = Field(0.0, ge=0.0, lt=1.0, description="dropout on the memory read")

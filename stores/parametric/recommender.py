@@ -65,7 +65,9 @@ class RecConfig:
     memory: PKMConfig | None = None  # None: the TIGER baseline
     long_query: bool = True
     consolidation_weight: float = 0.5
-    consolidation_pool: str = "last"  # "last": the most recent item's tokens; "mean": all tokens
+    # "last": the most recent item's tokens; "mean": all tokens; "read": the memory read alone (mean over
+    # the read positions), so the consolidation loss trains the values to predict the next item directly
+    consolidation_pool: str = "last"
     # where the memory is read: "last" = the most recent item's tokens only (the key is then
     # "this item, for this user's long history", what next-item recall needs, at 1/window of
     # the cost); "all" = every token of the window
@@ -95,8 +97,8 @@ class RecConfig:
             raise ConfigError("the memory layer sits between encoder blocks: need encoder_layers >= 2")
         if self.memory is not None and self.memory.dim != self.d_model:
             raise ConfigError(f"memory dim {self.memory.dim} != d_model {self.d_model}")
-        if self.consolidation_pool not in ("last", "mean"):
-            raise ConfigError(f"consolidation_pool must be 'last' or 'mean', got {self.consolidation_pool!r}")
+        if self.consolidation_pool not in ("last", "mean", "read"):
+            raise ConfigError(f"consolidation_pool must be 'last', 'mean' or 'read', got {self.consolidation_pool!r}")
         if self.read_positions not in ("last", "all"):
             raise ConfigError(f"read_positions must be 'last' or 'all', got {self.read_positions!r}")
         if self.memory_query not in ("hidden", "item", "item-only"):
@@ -302,18 +304,19 @@ class GenerativeRecommender(nn.Module):
                 h = torch.cat([h[:, :start], h[:, start:] + add], dim=1)
             if collect is not None:
                 collect.append((read, read_pad))
-            if self.config.consolidation_pool == "last":
+            w = (~read_pad).unsqueeze(-1).to(add.dtype)
+            mean_read = (add * w).sum(1) / w.sum(1).clamp_min(1.0)  # (B, d): mean over the read positions
+            if self.config.consolidation_pool == "read":
+                pooled = mean_read
+            elif self.config.consolidation_pool == "last":
                 # histories are right-aligned: the last ``depth`` tokens are the most recent item,
                 # the one whose successor the memory has to recall for this user
                 pooled = h[:, -self.depth :].mean(1)
             else:
                 keep = (~pad).unsqueeze(-1).to(h.dtype)
                 pooled = (h * keep).sum(1) / keep.sum(1).clamp_min(1.0)
-            if self.config.memory_token or self.config.memory_decoder:
-                w = (~read_pad).unsqueeze(-1).to(add.dtype)
-                mean_read = (add * w).sum(1) / w.sum(1).clamp_min(1.0)  # (B, d): mean over the read positions
-                if self.config.memory_decoder:
-                    dec_bias = mean_read
+            if self.config.memory_decoder:
+                dec_bias = mean_read
             if self.config.memory_token:
                 # the read as one more encoder token (never padding)
                 h = torch.cat([h, (mean_read + self.memory_marker).unsqueeze(1)], dim=1)

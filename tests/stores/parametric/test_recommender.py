@@ -276,3 +276,15 @@ def test_item_only_query_ignores_the_history(sids: SemanticIds) -> None:
         model.encode(b, collect)
         slots.append(collect[0][0].slots)
     assert torch.equal(slots[0], slots[1])
+
+
+def test_consolidation_pool_read_gives_the_head_the_memory_read_alone(sids: SemanticIds) -> None:
+    model = GenerativeRecommender(tiny_config(consolidation_pool="read"), sids).eval()
+    batch = make_batch()
+    collect: list = []
+    _, _, pooled = model.encode(batch, collect)
+    read, read_pad = collect[0]
+    keep = (~read_pad).unsqueeze(-1).float()
+    assert torch.allclose(pooled, (read.output * keep).sum(1) / keep.sum(1).clamp_min(1.0), atol=1e-6)
+    with pytest.raises(ConfigError, match="consolidation_pool"):
+        tiny_config(consolidation_pool="values")
