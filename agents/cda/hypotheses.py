@@ -8,6 +8,8 @@ first one consistent with every observation wins.
 
 from __future__ import annotations
 
+import itertools
+
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -303,6 +305,15 @@ def condition_literals(
                 lits.append(Literal(f"not is_empty({src})", guard))
             for v in seen[:6]:
                 lits.append(Literal(f"{src} != {literal_source(v)}", base_rank + (20 if ftype in ("string", "reference") else 2)))
+            if ftype == "choice":
+                # a state no positive is in but some other write is ("not while denied"): the guard
+                # a rule keeps against one state reads as its exclusion
+                absent: list[Any] = []
+                for v in values_of(src):
+                    if not any(values_equal(v, s) for s in seen + absent):
+                        absent.append(v)
+                for v in absent[:6]:
+                    lits.append(Literal(f"{src} != {literal_source(v)}", base_rank + 2))
         elif ftype == "number":
             # emptiness first: positives that all lack the number give no threshold, but the guard fits
             guard = 0 if target is not None and src == f"current.{target}" else base_rank + 2
@@ -470,7 +481,65 @@ def learn_dnf_candidates(
         dnf = _simplify(dnf, table, positives, negatives)
         if dnf not in found:
             found.append(dnf)
+    if not any(len(dnf) == 1 for dnf in found):
+        # covering failed or needed several terms: one conjunction may still fit every positive
+        # (where covering found one, its change-first, widest-coverage choice is kept: a cheaper
+        # conjunction can read a field the same write's other effects set, which predicts nothing)
+        term = _cheapest_conjunction(table, ranks, positives, negatives, max_literals=max_literals)
+        if term is not None:
+            found.append([term])
     return sorted(found, key=lambda d: dnf_cost(d, ranks))
+
+
+def _cheapest_conjunction(
+    table: dict[str, list[bool]],
+    ranks: dict[str, int],
+    positives: Sequence[int],
+    negatives: Sequence[int],
+    *,
+    max_literals: int,
+    max_pool: int = 60,
+) -> list[str] | None:
+    """The cheapest single conjunction true on every positive and no negative, by exhaustive search.
+
+    Greedy covering commits to its first literal: a change every positive shares but that
+    excludes few negatives (a field the experiments happened to write along) can leave no
+    room for the threshold and the state that do separate them, and the pass ends with a
+    disjunction of accidents, or nothing. One conjunction, where one exists, is the simpler
+    rule; the search is over the literals true on every positive (the ``max_pool`` that
+    exclude the most negatives), as bitmasks of the negatives they keep. As in the greedy
+    pass, a change every positive shares must be part of it (rules fire on changes; without
+    one, writes of other fields push a threshold up), and one positive alone is left to the
+    greedy pass: any few literals isolate a single write, which says nothing about the rule.
+    """
+    if len(positives) < 2:
+        return None
+    neg_bit = {i: 1 << k for k, i in enumerate(negatives)}
+    pool: list[tuple[str, int]] = []
+    for src, vals in table.items():
+        if all(vals[i] for i in positives):
+            pool.append((src, sum(bit for i, bit in neg_bit.items() if vals[i])))
+    pool.sort(key=lambda item: (bin(item[1]).count("1"), ranks.get(item[0], 0), len(item[0])))
+    pool = pool[:max_pool]
+    changes = {k for k, (src, _) in enumerate(pool) if ranks.get(src, 0) == 0 and src.startswith("change")}
+    best: list[str] | None = None
+    best_cost = None
+    for size in range(1, max_literals + 1):
+        for combo in itertools.combinations(range(len(pool)), size):
+            if changes and changes.isdisjoint(combo):
+                continue
+            mask = -1
+            for k in combo:
+                mask &= pool[k][1]
+            if mask:
+                continue
+            term = [pool[k][0] for k in combo]
+            cost = dnf_cost([term], ranks)
+            if best_cost is None or cost < best_cost:
+                best, best_cost = term, cost
+        if best_cost is not None and best_cost <= size + 1:
+            break  # a longer conjunction costs at least one per literal
+    return best
 
 
 def learn_dnf(

@@ -12,6 +12,8 @@ contradicted by the current world are revised in place (same id).
 
 from __future__ import annotations
 
+import functools
+
 import itertools
 import re
 from collections import Counter
@@ -30,7 +32,16 @@ from memkit.rules.values import normalize, values_equal
 
 from agents.cda.aggregates import aggregate_sources
 from agents.cda.contexts import FAIL, Example, eval_on, example_of
-from agents.cda.hypotheses import clamped, condition_literals, find_value, join_anchors, learn_dnf_candidates, paths_from, value_candidates
+from agents.cda.hypotheses import (
+    Literal,
+    clamped,
+    condition_literals,
+    find_value,
+    join_anchors,
+    learn_dnf_candidates,
+    paths_from,
+    value_candidates,
+)
 from agents.cda.predictions import PredictionCache
 from agents.cda.session import Observation
 from agents.cda.slots import Slot, effects_in_slot, slot_of_rule, slots_of_effects
@@ -478,6 +489,28 @@ class Inducer:
         """A condition string, None for "always", or False when none fits."""
         if not neg:
             return None
+        target = slot[3] if slot[0] == "own" else None
+        if target is not None:
+            # a field the world set in every positive besides the target (or the write set itself)
+            # may be the same rule's other effect (the status it sets along with the flag): a
+            # condition reading its new value fits the observations and predicts nothing, since the
+            # value appears only once the rule has fired. A condition is first looked for on the
+            # record as it was before the world set such fields; only when none fits there are
+            # they read as they ended (a rule may read what an earlier rule derived)
+            derived = self._derived_fields(slot[1], target, [examples[i] for i in pos])
+            co_effects = sorted(g for g in derived if all(
+                g in examples[i].obs.action.values or g in self._derived_fields(slot[1], target, [examples[i]]) for i in pos))
+            if co_effects:
+                unset = [functools.reduce(lambda ex, g: ex.masking(self.schema, g), co_effects, ex) for ex in examples]
+                chosen = self._condition_on(slot, unset, pos, neg, after_rule=after_rule, derived=derived)
+                if chosen is not False:
+                    return chosen
+            return self._condition_on(slot, examples, pos, neg, after_rule=after_rule, derived=derived)
+        return self._condition_on(slot, examples, pos, neg, after_rule=after_rule, derived=set())
+
+    def _condition_on(self, slot: Slot, examples: list[Example], pos: list[int], neg: list[int], *, after_rule: bool,
+                      derived: set[str]) -> str | None | bool:
+        """``_condition`` on one view of the examples; literals reading ``derived`` fields cost more."""
         table, event = slot[1], slot[2]
         ex_idx = pos + neg
         written: set[str] = set()
@@ -489,6 +522,10 @@ class Inducer:
 
         target = slot[3] if slot[0] == "own" else None
         lits = condition_literals(self.schema, table, event, written, values_of, lambda s: values_of(s, pos), target)
+        if derived:
+            # a field another before rule set in these very writes may be what the rule reads (a
+            # total derived first), or a coincidence of the same writes: such literals cost more
+            lits = [Literal(lit.source, lit.rank + 4) if _literal_reads(lit.source, derived) else lit for lit in lits]
         cache: dict[str, list[bool]] = {}
         # the covering only ever reads positives and negatives: other examples stay False unevaluated
         used = sorted(set(ex_idx))
@@ -1025,6 +1062,11 @@ def _best_with_alternatives(found: list[LearnedSlot]) -> LearnedSlot | None:
 def _reads_any(src: str, fields: set[str]) -> bool:
     """True when the expression reads ``current.<f>`` (the record's own field) for an ``f`` in ``fields``."""
     return bool(fields) and any(re.search(rf"\bcurrent\.{re.escape(g)}\b(?!\.)", src) for g in fields)
+
+
+def _literal_reads(src: str, fields: set[str]) -> bool:
+    """True when a condition literal reads the written record's ``current`` value or change of a field in ``fields``."""
+    return _reads_any(src, fields) or any(re.search(rf"\bchange(?:d|s_to)\({re.escape(g)}\b", src) for g in fields)
 
 
 def _pair_by_likeness(learned: Sequence[dict[str, Any]], existing: Sequence[dict[str, Any]]) -> list[int | None]:

@@ -35,6 +35,22 @@ def test_the_cheaper_of_two_fitting_conditions_wins():
     assert all(dnf_cost(best, ranks) <= dnf_cost(d, ranks) for d in found)
 
 
+def test_one_conjunction_is_found_where_greedy_covering_runs_out_of_terms():
+    # four overdue-making writes (positives) and three that changed nothing: each positive also has a
+    # literal of its own that no negative shares, which greedy covering takes first (it excludes every
+    # negative at once) and so spends its three terms on three positives; the rule is one conjunction
+    columns = {
+        "changed(days_overdue)": [True, True, True, True, True, True, False],
+        "current.state == 'active'": [True, True, True, True, False, True, True],
+        "current.days_overdue < 30": [True, True, True, True, True, False, True],
+        **{f"current.id == 'L{k}'": [i == k for i in range(7)] for k in range(4)},
+    }
+    lits = [Literal("changed(days_overdue)", 0), Literal("current.state == 'active'", 1),
+            Literal("current.days_overdue < 30", 1)] + [Literal(f"current.id == 'L{k}'", 1) for k in range(4)]
+    best = learn_dnf(lits, _table(columns), [0, 1, 2, 3], [4, 5, 6])
+    assert best == [["changed(days_overdue)", "current.state == 'active'", "current.days_overdue < 30"]]
+
+
 def test_learned_terms_carry_no_literal_they_do_not_need():
     columns = {"changed(x)": [True, True, True], "a": [True, False, True], "b": [True, True, False]}
     lits = [Literal("changed(x)", 0), Literal("a", 1), Literal("b", 1)]

@@ -177,3 +177,40 @@ def test_a_before_rule_that_overrides_a_field_the_world_keeps_as_written_gets_a_
     initial = world.initial_state()
     assert ("set", "order", "O1", "total", 120) in [tuple(e) for e in model.predict(Action("update", "line", "L1", {"amount": 100}), initial)]
     assert ("set", "line", "L1", "amount", 10) in [tuple(e) for e in model.predict(Action("update", "line", "L1", {"quantity": 5, "unit_cost": 2}), initial)]
+
+
+_FRAUD = {
+    "format": "worldshift/1",
+    "name": "fraud-A",
+    "tables": {
+        "claim": {"fields": {"fraud": {"type": "number", "default": 0},
+                             "amount": {"type": "number", "default": 0},
+                             "status": {"type": "choice", "choices": ["open", "investigating", "denied"], "default": "open"},
+                             "siu": {"type": "boolean", "default": False}}},
+    },
+    "records": {
+        "claim": [{"id": f"C{i}", "fraud": 10, "amount": 50 if i == 6 else 100 * i, "status": "denied" if i == 6 else "open", "siu": False}
+                  for i in range(1, 7)],
+    },
+    # one rule sets two fields: the status it sets along with the flag is a co-effect, not a cause
+    "rules": [
+        {"id": "siu", "table": "claim", "events": ["update"], "when": "before",
+         "condition": "changed(fraud) and current.fraud >= 60 and current.status != 'denied'",
+         "actions": [{"set": {"siu": "true", "status": "'investigating'"}}]},
+    ],
+    "tests": [],
+}
+
+
+def test_a_condition_does_not_read_what_the_same_write_derived(tmp_path: Path) -> None:
+    path = tmp_path / "fraud-A.yaml"
+    path.write_text(yaml.safe_dump(_FRAUD))
+    world = load_world(path)
+    writes = [("C1", {"fraud": 70}), ("C2", {"fraud": 85}), ("C3", {"fraud": 60}), ("C4", {"fraud": 95}),
+              ("C1", {"fraud": 59}), ("C2", {"fraud": 20}), ("C6", {"fraud": 90}), ("C5", {"amount": 7}),
+              ("C3", {"status": "investigating"}), ("C4", {"status": "denied"})]
+    obs = _observe(Platform(world), [Action("update", "claim", rid, values) for rid, values in writes])
+    learned = Inducer(world.schema).learn_slot(("own", "claim", "update", "siu"), obs)
+    assert learned is not None
+    condition = learned.rule["condition"]
+    assert "current.fraud >=" in condition and "investigating" not in condition
