@@ -9,7 +9,6 @@ first one consistent with every observation wins.
 from __future__ import annotations
 
 import itertools
-
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -261,6 +260,15 @@ def nice_between(lo: float, hi: float) -> float:
     return hi
 
 
+def _distinct(values: Iterable[Any], exclude: Sequence[Any] = ()) -> list[Any]:
+    """The values in first-seen order without repeats (by ``values_equal``) or any of ``exclude``."""
+    out: list[Any] = []
+    for v in values:
+        if not any(values_equal(v, s) for s in (*exclude, *out)):
+            out.append(v)
+    return out
+
+
 def condition_literals(
     schema: Schema,
     table: str,
@@ -287,10 +295,7 @@ def condition_literals(
         hop = src.count(".") - 1
         base_rank = 1 + 2 * hop
         if ftype in ("choice", "boolean", "string", "reference"):
-            seen: list[Any] = []
-            for v in pos_values_of(src):
-                if not any(values_equal(v, s) for s in seen):
-                    seen.append(v)
+            seen = _distinct(pos_values_of(src))
             for v in seen[:12]:
                 lit = f"{src} == {literal_source(v)}"
                 # equality with one record's id or one text is the last resort: it rarely generalises
@@ -308,11 +313,7 @@ def condition_literals(
             if ftype == "choice":
                 # a state no positive is in but some other write is ("not while denied"): the guard
                 # a rule keeps against one state reads as its exclusion
-                absent: list[Any] = []
-                for v in values_of(src):
-                    if not any(values_equal(v, s) for s in seen + absent):
-                        absent.append(v)
-                for v in absent[:6]:
+                for v in _distinct(values_of(src), exclude=seen)[:6]:
                     lits.append(Literal(f"{src} != {literal_source(v)}", base_rank + 2))
         elif ftype == "number":
             # emptiness first: positives that all lack the number give no threshold, but the guard fits

@@ -13,7 +13,6 @@ contradicted by the current world are revised in place (same id).
 from __future__ import annotations
 
 import functools
-
 import itertools
 import re
 from collections import Counter
@@ -497,9 +496,9 @@ class Inducer:
             # value appears only once the rule has fired. A condition is first looked for on the
             # record as it was before the world set such fields; only when none fits there are
             # they read as they ended (a rule may read what an earlier rule derived)
-            derived = self._derived_fields(slot[1], target, [examples[i] for i in pos])
-            co_effects = sorted(g for g in derived if all(
-                g in examples[i].obs.action.values or g in self._derived_fields(slot[1], target, [examples[i]]) for i in pos))
+            moved = {i: self._derived_fields(slot[1], target, [examples[i]]) for i in pos}
+            derived = set().union(*moved.values())
+            co_effects = sorted(g for g in derived if all(g in examples[i].obs.action.values or g in moved[i] for i in pos))
             if co_effects:
                 unset = [functools.reduce(lambda ex, g: ex.masking(self.schema, g), co_effects, ex) for ex in examples]
                 chosen = self._condition_on(slot, unset, pos, neg, after_rule=after_rule, derived=derived)

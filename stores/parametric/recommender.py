@@ -304,8 +304,10 @@ class GenerativeRecommender(nn.Module):
                 h = torch.cat([h[:, :start], h[:, start:] + add], dim=1)
             if collect is not None:
                 collect.append((read, read_pad))
-            w = (~read_pad).unsqueeze(-1).to(add.dtype)
-            mean_read = (add * w).sum(1) / w.sum(1).clamp_min(1.0)  # (B, d): mean over the read positions
+            mean_read = None
+            if self.config.consolidation_pool == "read" or self.config.memory_decoder or self.config.memory_token:
+                w = (~read_pad).unsqueeze(-1).to(add.dtype)
+                mean_read = (add * w).sum(1) / w.sum(1).clamp_min(1.0)  # (B, d): mean over the read positions
             if self.config.consolidation_pool == "read":
                 pooled = mean_read
             elif self.config.consolidation_pool == "last":
