@@ -151,7 +151,10 @@ def value_candidates(
                 for op in (">", ">=", "<", "<="):
                     yield f"{a} {op} {b}"
         return
-    if not targets or not all(is_number(t) for t in targets):
+    # a null among numbers is an expression that came out empty (a ratio over a zero premium):
+    # arithmetic still explains it, so it does not end the numeric search
+    numbers = [t for t in targets if t is not None]
+    if not numbers or not all(is_number(t) for t in numbers):
         return
     if fitted is not None and not all_same:
         yield from fitted()

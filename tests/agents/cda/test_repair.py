@@ -214,3 +214,37 @@ def test_a_condition_does_not_read_what_the_same_write_derived(tmp_path: Path) -
     assert learned is not None
     condition = learned.rule["condition"]
     assert "current.fraud >=" in condition and "investigating" not in condition
+
+
+_RATIO = {
+    "format": "worldshift/1",
+    "name": "ratio-A",
+    "tables": {
+        "policy": {"fields": {"paid": {"type": "number", "default": 0}, "premium": {"type": "number"},
+                              "ratio": {"type": "number"}}},
+    },
+    "records": {
+        "policy": [{"id": "P1", "paid": 120, "premium": 400, "ratio": 0.3},
+                   {"id": "P2", "paid": 50, "premium": 70, "ratio": 0.71},
+                   {"id": "P3", "paid": 0, "premium": 900, "ratio": 0}],
+    },
+    # over a zero premium the ratio comes out empty (null): one rule, not a rule per observed value
+    "rules": [
+        {"id": "ratio", "table": "policy", "events": ["update"], "when": "before",
+         "condition": "changed(paid) or changed(premium)",
+         "actions": [{"set": {"ratio": "round(current.paid / current.premium, 2)"}}]},
+    ],
+    "tests": [],
+}
+
+
+def test_a_ratio_is_found_although_one_observation_divided_by_zero(tmp_path: Path) -> None:
+    path = tmp_path / "ratio-A.yaml"
+    path.write_text(yaml.safe_dump(_RATIO))
+    world = load_world(path)
+    writes = [("P1", {"premium": 0}), ("P1", {"paid": 300}), ("P2", {"premium": 300}), ("P3", {"paid": 45})]
+    obs = _observe(Platform(world), [Action("update", "policy", rid, values) for rid, values in writes])
+    assert obs[0].after.get("policy", "P1").get("ratio") is None
+    learned = Inducer(world.schema).learn_slot(("own", "policy", "update", "ratio"), obs)
+    assert learned is not None
+    assert learned.rule["actions"] == [{"set": {"ratio": "round(current.paid / current.premium, 2)"}}]
