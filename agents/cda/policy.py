@@ -446,11 +446,17 @@ def _cross_record_pairs(labelled: list[tuple[Action, bool]], state: Any, fields:
 
 
 def _candidates(trig_obs: list[Observation], state: Any, session: DiscoverySession, limit: int = 400) -> list[Action]:
-    """Writes seen on a trigger, moved to other records (updates, deletes) or other parents (inserts)."""
+    """Writes seen on a trigger: with one field left out (updates), moved to other records (updates,
+    deletes) or other parents (inserts)."""
     out: list[Action] = []
     schema = state.schema
     for o in trig_obs[-12:]:
         a = o.action
+        if a.op == "update" and len(a.values) > 1:
+            # the same write with one field left out: tells a cause from a field written along with
+            # it in every positive (a value a bisection carried into each of its probes)
+            for f in a.values:
+                out.append(Action("update", a.table, a.id, {g: v for g, v in a.values.items() if g != f}))
         if a.op in ("update", "delete"):
             for rec in state.rows(a.table):
                 if rec["id"] != a.id:

@@ -116,3 +116,55 @@ def test_aggregates_over_two_choice_values_and_capped_products_are_candidates(sh
     # a line amount capped by its order's total
     line = list(value_candidates(schema, "order_line", [3.5, 40]))
     assert "round(min(current.quantity * current.unit_price, current.order.total), 2)" in line
+
+
+_LATE = {
+    "format": "worldshift/1",
+    "name": "late-A",
+    "tables": {
+        "loan": {"fields": {"state": {"type": "choice", "choices": ["open", "late", "closed"], "default": "open"},
+                            "days": {"type": "number", "default": 0}, "renew": {"type": "number", "default": 0}}},
+    },
+    "records": {
+        "loan": [{"id": f"L{i}", "state": "open", "days": 0, "renew": 1} for i in range(1, 4)]
+                + [{"id": "L4", "state": "closed", "days": 3, "renew": 1}, {"id": "L5", "state": "open", "days": 4, "renew": 1}],
+    },
+    "rules": [
+        {"id": "late", "table": "loan", "events": ["update"], "when": "before",
+         "condition": "changed(days) and current.days > 0 and current.state == 'open'", "actions": [{"set": {"state": "'late'"}}]},
+    ],
+    "tests": [],
+}
+
+
+def test_a_field_written_along_in_every_positive_gets_a_rival_and_an_experiment(tmp_path):
+    # every write that made a loan late also reset 'renew' (a bisection carries such values into
+    # each probe): "changed(renew)" fits as well as the state does; a rival without it is kept,
+    # and the write that tells the two apart (the same write without 'renew') is proposed
+    import yaml
+
+    from agents.cda.induction import Inducer
+    from agents.cda.policy import SystematicPolicy
+    from agents.cda.session import DiscoverySession
+    from tests.agents.cda.test_unify_events import _observe
+
+    path = tmp_path / "late-A.yaml"
+    path.write_text(yaml.safe_dump(_LATE))
+    world = load_world(path)
+    writes = [("L1", {"days": 5, "renew": 0}), ("L2", {"days": 12, "renew": 0}), ("L3", {"days": 2, "renew": 0}),
+              ("L4", {"days": 7}), ("L1", {"renew": 0}), ("L5", {"days": 0, "renew": 0})]
+    obs = _observe(Platform(world), [Action("update", "loan", rid, values) for rid, values in writes])
+    inducer = Inducer(world.schema)
+    learned = inducer.learn_slot(("own", "loan", "update", "state"), obs)
+    assert learned is not None
+    conditions = [learned.rule.get("condition") or ""] + [a.get("condition") or "" for a in learned.alternatives]
+    assert any("changed(renew)" not in c for c in conditions[1:]), conditions
+    assert "changed(renew)" in conditions[0], "the fixture is meant to make the carried field the cheaper choice"
+    model = RuleModel(world.schema, world.name)
+    rid = model.add(learned.rule, reason="learned", evidence=[])
+    platform = Platform(world)
+    session = DiscoverySession(platform, model, budget=50, world=world.name, observations=obs,
+                               platform_initial=platform.snapshot())
+    session.scratch["alternatives"] = {rid: learned.alternatives}
+    probes = [a for _, a in SystematicPolicy()._disambiguations(session)]
+    assert any("renew" not in a.values and "days" in a.values and a.id in ("L1", "L2", "L3") for a in probes)
