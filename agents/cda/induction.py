@@ -981,15 +981,15 @@ class Inducer:
         obs = [o for o in observations if not o.rolled_back]
         retired: list[str] = []
         for lr in sorted(model.active(), key=lambda r: len(r.evidence)):
-            # an inherited rule rests on the earlier worlds' evidence too: this world's few
-            # observations overlapping with another rule are no reason to drop it
-            if not self.may_edit(lr.id) or lr.origin_world != world:
+            if not self.may_edit(lr.id):
                 continue
+            inherited = lr.origin_world != world
             rules = model.active_rules()
             with_engine = self.predictions.engine(rules)
             without = self.predictions.engine([r for r in rules if r.id != lr.id])
             fired_any = False
             needed = False
+            hurts = False
             for o in obs:
                 res = self.predictions.run(with_engine, o)
                 if lr.id not in res.fired:
@@ -1002,8 +1002,13 @@ class Inducer:
                 if s_with > s_without + 1e-9:
                     needed = True
                     break
-            if fired_any and not needed:
-                model.retire(lr.id, reason=f"redundant: the other rules explain every observation it fires in ({world})")
+                hurts = hurts or s_without > s_with + 1e-9
+            # an inherited rule rests on the earlier worlds' evidence too: this world's few
+            # observations overlapping with another rule are no reason to drop it, but one that only
+            # makes them worse (a shortcut duplicating a cascade the model also has) is wrong here
+            if fired_any and not needed and (hurts or not inherited):
+                why = "it only makes the predictions worse" if hurts and inherited else "the other rules explain every observation it fires in"
+                model.retire(lr.id, reason=f"redundant: {why} ({world})")
                 retired.append(lr.id)
         return retired
 

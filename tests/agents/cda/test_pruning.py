@@ -35,3 +35,21 @@ def test_a_rule_that_adds_nothing_anywhere_is_retired(tmp_path):
                     reason="the same count on updates again")
     retired = Inducer(world.schema).prune_redundant(model, obs, world.name)
     assert len(retired) == 1 and retired[0] in (keep, dup)
+
+
+def test_an_inherited_rule_is_kept_when_redundant_and_retired_when_it_only_makes_predictions_worse(tmp_path):
+    world, obs = _setup(tmp_path)
+    count = "count(hold, row.title == current.title and row.state == 'waiting')"
+    earlier = RuleModel(world.schema, "holds-0")
+    right = earlier.add({**_ONE, "events": ["insert", "update"], "actions": [{"update": {"target": "current.title", "set": {"waiting": count}}}]},
+                        reason="the count")
+    twin = earlier.add({**_ONE, "id": "y", "actions": [{"update": {"target": "current.title", "set": {"waiting": count}}}]},
+                       reason="the same count on updates, learned in another round")
+    # a shortcut that held in the earlier world (or never did): here it invents an effect in every write it fires in
+    wrong = earlier.add({**_ONE, "id": "z", "condition": "changes_to(state, 'cancelled')",
+                         "actions": [{"update": {"target": "current.title", "set": {"name": "'gone'"}}}]}, reason="a shortcut")
+    model = earlier.inherit(world.name)
+    retired = Inducer(world.schema).prune_redundant(model, obs, world.name)
+    assert wrong in retired
+    # the earlier world's evidence still stands behind a rule this world only finds redundant
+    assert model.get(right).status == "active" and model.get(twin).status == "active"
