@@ -12,6 +12,7 @@ contradicted by the current world are revised in place (same id).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 import re
@@ -22,12 +23,12 @@ from typing import Any
 
 from memkit.errors import MemkitError
 from memkit.rules import Action, Rule, Schema, parse_rule, same_effects
-from memkit.rules.engine import ActionResult
+from memkit.rules.engine import ActionResult, effect_key
 from memkit.rules.model import Evidence, RuleModel
 from memkit.rules.schema import is_number
 from memkit.rules.scoring import score_effects
 from memkit.rules.state import Record
-from memkit.rules.values import normalize, values_equal
+from memkit.rules.values import normalize, value_key, values_equal
 
 from agents.cda.aggregates import aggregate_sources
 from agents.cda.contexts import FAIL, Example, eval_on, example_of
@@ -165,19 +166,25 @@ class Inducer:
         """Learn the slot's rules again and add, revise or retire to match."""
         by_slot = self._rules_by_slot(model)
         existing = [rid for rid in by_slot.get(slot, []) if model.get(rid).status == "active"]
-        key = (slot, sum(1 for o in obs if o.action.table == slot[1]))
+        # what is left to explain: the slot's effects the model's other rules do not already give
+        # (a cascade through another record's rule), so no second rule is learned for them
+        learn_obs, explained = self._unexplained(model, slot, obs, existing)
+        key = (slot, sum(1 for o in obs if o.action.table == slot[1]), explained)
         if key not in self.memo:
-            self.memo[key] = self.learn_slot_split(slot, obs)
+            self.memo[key] = self.learn_slot_split(slot, learn_obs)
         learned_all = self.memo[key]
         if not learned_all:
             # no consistent hypothesis: an existing rule with no positive left is stale
-            if existing and not self._has_positive(slot, obs):
+            if existing and not self._has_positive(slot, learn_obs):
+                by_others = self._has_positive(slot, obs)
                 for rid in existing:
                     if self.may_edit(rid) and self._needed_on_other_events(model, rid, slot, obs):
                         self._narrow(model, rid, slot, world, result)
                     elif self.may_edit(rid):
                         ev = [_evidence(o, world, False, "slot effect absent") for o in self._trigger_obs(slot, obs)[:3]]
-                        model.retire(rid, reason=f"its effect ({_slot_text(slot)}) no longer appears when its trigger runs", evidence=ev)
+                        why = ("the model's other rules give its effect ({}) wherever it appears" if by_others
+                               else "its effect ({}) no longer appears when its trigger runs").format(_slot_text(slot))
+                        model.retire(rid, reason=why, evidence=ev)
                         result.retired.append(rid)
             else:
                 result.failed.append(slot)
@@ -215,6 +222,40 @@ class Inducer:
                 continue
             model.retire(extra, reason=f"superseded for {_slot_text(slot)} by rules learned in {world}")
             result.retired.append(extra)
+
+    def _unexplained(self, model: RuleModel, slot: Slot, obs: Sequence[Observation], own: Sequence[str]) -> tuple[list[Observation], tuple[Any, ...]]:
+        """``obs`` with each trigger write's slot effects reduced to those the model's rules outside
+        the slot (``own`` are the slot's rules) do not predict, and a key of what was taken away.
+
+        A rule on another record's change (the bed's cleaning task) shows up in this slot too
+        (a discharge creates the task through the bed): learned again here it would be a
+        shortcut that doubles the cascade. A before rule's slot (``own``) is left as it is.
+        """
+        if slot[0] == "own":
+            return list(obs), ()
+        engine = self.predictions.engine([r for r in model.active_rules() if r.id not in set(own)])
+        out: list[Observation] = []
+        taken: list[tuple[int, tuple[Any, ...]]] = []
+        for i, o in enumerate(obs):
+            seen = effects_in_slot(slot, o.action, o.effects) if o.action.table == slot[1] and o.action.op == slot[2] else []
+            if not seen:
+                out.append(o)
+                continue
+            given = Counter(effect_key(e) for e in effects_in_slot(slot, o.action, self.predictions.run(engine, o).effects))
+            left = []
+            for e in seen:
+                k = effect_key(e)
+                if given[k] > 0:
+                    given[k] -= 1
+                else:
+                    left.append(e)
+            if len(left) == len(seen):
+                out.append(o)
+                continue
+            ids = {id(e) for e in seen}
+            out.append(dataclasses.replace(o, effects=[e for e in o.effects if id(e) not in ids] + left))
+            taken.append((i, tuple(sorted(map(repr, map(effect_key, left))))))
+        return out, tuple(taken)
 
     def learn_slot_split(self, slot: Slot, observations: Sequence[Observation]) -> list[LearnedSlot]:
         """One rule for the slot if one fits; otherwise sequential covering: the value expression that
@@ -872,7 +913,11 @@ class Inducer:
             new_ids = [rid for rid in ex.after.tables[t2] if rid not in ex.before.tables[t2] and not (ex.obs.action.op == "insert" and t2 == table and rid == ex.record_id)]
             if not new_ids:
                 return None
-            created[i] = ex.after.get(t2, new_ids[0])  # type: ignore[assignment]
+            # of several new records, the one the slot's effects describe (those other rules give
+            # were taken out of them, see _unexplained)
+            shown = Counter((e[2], value_key(e[3])) for e in effects_in_slot(slot, ex.obs.action, ex.obs.effects))
+            rid0 = max(new_ids, key=lambda rid: sum(shown[(f, value_key(v))] > 0 for f, v in ex.after.get(t2, rid).items()))
+            created[i] = ex.after.get(t2, rid0)  # type: ignore[assignment]
             examples[i] = ex.masking_after(t2, {rid: None for rid in new_ids})
         values: dict[str, str] = {}
         for fname, fspec in spec.fields.items():

@@ -248,3 +248,53 @@ def test_a_ratio_is_found_although_one_observation_divided_by_zero(tmp_path: Pat
     learned = Inducer(world.schema).learn_slot(("own", "policy", "update", "ratio"), obs)
     assert learned is not None
     assert learned.rule["actions"] == [{"set": {"ratio": "round(current.paid / current.premium, 2)"}}]
+
+
+_WARD = {
+    "format": "worldshift/1",
+    "name": "ward-C",
+    "tables": {
+        "bed": {"fields": {"status": {"type": "choice", "choices": ["free", "occupied", "cleaning"], "default": "free"}}},
+        "stay": {"fields": {"bed": {"type": "reference", "ref": "bed"},
+                            "state": {"type": "choice", "choices": ["admitted", "discharged"], "default": "admitted"},
+                            "long": {"type": "boolean", "default": False}}},
+        "task": {"fields": {"bed": {"type": "reference", "ref": "bed"}, "stay": {"type": "reference", "ref": "stay"},
+                            "kind": {"type": "choice", "choices": ["cleaning", "planning"]}}},
+    },
+    "records": {
+        "bed": [{"id": f"B{i}", "status": "occupied"} for i in range(1, 5)],
+        "stay": [{"id": f"S{i}", "bed": f"B{i}", "state": "admitted", "long": False} for i in range(1, 5)],
+        "task": [],
+    },
+    # a discharge frees the bed for cleaning and the bed's rule creates the cleaning task; new in
+    # this world, a long stay gets a planning task of its own
+    "rules": [
+        {"id": "discharge", "table": "stay", "events": ["update"], "when": "after", "condition": "changes_to(state, 'discharged')",
+         "actions": [{"update": {"target": "current.bed", "set": {"status": "'cleaning'"}}}]},
+        {"id": "clean", "table": "bed", "events": ["update"], "when": "after", "condition": "changes_to(status, 'cleaning')",
+         "actions": [{"create": {"table": "task", "values": {"bed": "current.id", "kind": "'cleaning'"}}}]},
+        {"id": "plan", "table": "stay", "events": ["update"], "when": "after", "condition": "changes_to(long, true)",
+         "actions": [{"create": {"table": "task", "values": {"stay": "current.id", "kind": "'planning'"}}}]},
+    ],
+    "tests": [],
+}
+
+
+def test_an_effect_a_cascade_already_gives_is_not_learned_again_on_the_first_record(tmp_path: Path) -> None:
+    path = tmp_path / "ward-C.yaml"
+    path.write_text(yaml.safe_dump(_WARD))
+    world = load_world(path)
+    discharge, clean, _ = _WARD["rules"]
+    model = RuleModel(world.schema, world.name)
+    model.add(discharge, reason="learned earlier")
+    model.add(clean, reason="learned earlier")
+    writes = [("S1", {"state": "discharged"}), ("S2", {"state": "discharged", "long": True}), ("S3", {"long": True}),
+              ("S4", {"state": "discharged"}), ("S2", {"long": True}), ("S1", {"state": "discharged", "long": True}),
+              ("S3", {"state": "discharged"})]
+    obs = _observe(Platform(world), [Action("update", "stay", rid, values) for rid, values in writes])
+    Inducer(world.schema).run(model, obs, world.name)
+    creates_on_stay = [lr.rule for lr in model.active() if lr.rule["table"] == "stay" and "create" in lr.rule["actions"][0]]
+    # one rule: the planning task on a long stay; the cleaning task stays the bed's rule's
+    assert len(creates_on_stay) == 1, [lr.text for lr in model.active()]
+    assert creates_on_stay[0]["actions"][0]["create"]["values"]["kind"] == "'planning'"
+    assert "long" in creates_on_stay[0].get("condition", "")
