@@ -212,8 +212,42 @@ class SystematicPolicy:
                     if rows:
                         values = {k: v for k, v in rows[0].items() if k not in ("id", fname) and v is not None}
                         out.append((f"insert {t} without {fname}", Action("insert", t, session.platform.new_id(t), values)))
+        out.extend(self._intermediate_probes(session))
         out.extend(self._disambiguations(session))
         out.extend(self._bisections(session))
+        return out
+
+    def _intermediate_probes(self, session: DiscoverySession, limit: int = 6) -> list[tuple[str, Action]]:
+        """Where the model has a write set another record's field to ``v`` and the world shows ``w``
+        there, ``v`` written on that record directly.
+
+        A rule of the record in the middle may turn ``v`` into ``w`` (a copy made available goes
+        to the hold shelf when its title has holds): learned from the first write instead, it
+        would be a shortcut that knows nothing of the middle record. The direct write shows that
+        rule on its own trigger. One probe per (table, field, v, w).
+        """
+        s = self._scratch(session)
+        done: set[tuple[str, ...]] = s.setdefault("intermediate", set())
+        cache = predictions_of(session)
+        engine = cache.engine(session.model.active_rules())
+        out: list[tuple[str, Action]] = []
+        for o in session.observations:
+            if o.rolled_back or not o.effects or len(out) >= limit:
+                continue
+            try:
+                predicted = cache.run(engine, o).effects
+            except MemkitError:
+                continue
+            shown = {(e[1], e[2], e[3]): e[4] for e in o.effects if e[0] == "set"}
+            for e in predicted:
+                if e[0] != "set" or (e[1], e[2]) == (o.action.table, o.action.id) or (e[1], e[2], e[3]) not in shown:
+                    continue
+                w = shown[(e[1], e[2], e[3])]
+                key = (e[1], e[3], repr(effect_key(("set", "", "", "", e[4]))), repr(effect_key(("set", "", "", "", w))))
+                if values_equal(w, e[4]) or key in done:
+                    continue
+                done.add(key)
+                out.append((f"intermediate {e[1]}.{e[3]} = {e[4]!r} (the world showed {w!r})", Action("update", e[1], e[2], {e[3]: e[4]})))
         return out
 
     def _bisections(self, session: DiscoverySession) -> list[tuple[str, Action]]:

@@ -168,3 +168,50 @@ def test_a_field_written_along_in_every_positive_gets_a_rival_and_an_experiment(
     session.scratch["alternatives"] = {rid: learned.alternatives}
     probes = [a for _, a in SystematicPolicy()._disambiguations(session)]
     assert any("renew" not in a.values and "days" in a.values and a.id in ("L1", "L2", "L3") for a in probes)
+
+
+_SHELF = {
+    "format": "worldshift/1",
+    "name": "shelf-A",
+    "tables": {
+        "title": {"fields": {"holds": {"type": "number", "default": 0}}},
+        "copy": {"fields": {"title": {"type": "reference", "ref": "title"},
+                            "status": {"type": "choice", "choices": ["on_loan", "available", "on_hold_shelf"], "default": "available"}}},
+        "loan": {"fields": {"copy": {"type": "reference", "ref": "copy"},
+                            "state": {"type": "choice", "choices": ["active", "returned"], "default": "active"}}},
+    },
+    "records": {
+        "title": [{"id": "T1", "holds": 2}, {"id": "T2", "holds": 0}],
+        "copy": [{"id": "C1", "title": "T1", "status": "on_loan"}, {"id": "C2", "title": "T2", "status": "on_loan"}],
+        "loan": [{"id": "L1", "copy": "C1", "state": "active"}, {"id": "L2", "copy": "C2", "state": "active"}],
+    },
+    "rules": [
+        {"id": "return", "table": "loan", "events": ["update"], "when": "after", "condition": "changes_to(state, 'returned')",
+         "actions": [{"update": {"target": "current.copy", "set": {"status": "'available'"}}}]},
+        {"id": "shelf", "table": "copy", "events": ["update"], "when": "before",
+         "condition": "changes_to(status, 'available') and current.title.holds > 0", "actions": [{"set": {"status": "'on_hold_shelf'"}}]},
+    ],
+    "tests": [],
+}
+
+
+def test_a_value_the_world_turned_into_another_is_written_on_the_record_in_the_middle(tmp_path):
+    # the model knows that a return makes the copy available; the world shows the copy on the hold
+    # shelf: the copy's own rule is probed by making the copy available directly
+    import yaml
+
+    from agents.cda.policy import SystematicPolicy
+    from agents.cda.session import DiscoverySession
+    from tests.agents.cda.test_unify_events import _observe
+
+    path = tmp_path / "shelf-A.yaml"
+    path.write_text(yaml.safe_dump(_SHELF))
+    world = load_world(path)
+    platform = Platform(world)
+    obs = _observe(platform, [Action("update", "loan", "L1", {"state": "returned"}), Action("update", "loan", "L2", {"state": "returned"})])
+    assert ("set", "copy", "C1", "status", "on_hold_shelf") in [tuple(e) for e in obs[0].effects]
+    model = RuleModel(world.schema, world.name)
+    model.add(_SHELF["rules"][0], reason="learned from returns")
+    session = DiscoverySession(platform, model, budget=50, world=world.name, observations=obs, platform_initial=platform.snapshot())
+    probes = [a for _, a in SystematicPolicy()._intermediate_probes(session)]
+    assert probes == [Action("update", "copy", "C1", {"status": "available"})]
