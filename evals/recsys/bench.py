@@ -45,7 +45,8 @@ def run(quick: bool = False) -> list[dict[str, Any]]:
     settings = RunSettings(data="synthetic", limit_users=200 if quick else 400, seed=0)
     prepared = prepare(settings)
     examples = period_examples(prepared.sequences, [0])
-    data = [b for _, b in batches(prepared.sequences, examples, settings.batch_size, settings.window, settings.long_window, 0)]
+    data = [b for _, b in batches(prepared.sequences, examples, settings.batch_size, settings.window, settings.long_window, 0,
+                                  bucket=settings.bucket)]  # as the run batches them (length buckets)
     data = [b for b in data if len(b) == settings.batch_size] or data
     names = ["tiger", "lion", "lion-no-long-query"]
     models = {m: build_model(m, settings, prepared.semantic_ids) for m in names}

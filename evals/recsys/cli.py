@@ -75,6 +75,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     r.add_argument("--seen-items", choices=["auto", "drop", "keep"], default="auto",
                    help="items the user already interacted with: drop them from the ranked lists, keep them, or "
                         "auto (default): drop them where no user repeats an item in P0")
+    r.add_argument("--dropout", type=float, default=0.1, help="backbone dropout (every method)")
+    r.add_argument("--label-smoothing", type=float, default=0.0, help="label smoothing of the code losses (every method)")
+    r.add_argument("--lr", type=float, default=1e-3, help="learning rate of the backbone (every method)")
+    r.add_argument("--bucket", type=int, default=0,
+                   help="length-bucket the training batches in pools of this many batches (faster; 0 = random batches)")
     r.add_argument("--threads", type=int, default=1, help="torch threads")
     r.add_argument("--data-dir", default=None, help="folder of the recsys files (default ../shared/data/recsys)")
     r.add_argument("--json", dest="json_path", default=None, help="write settings and results here")
@@ -115,6 +120,10 @@ def _run(args: argparse.Namespace) -> int:
             memory_decoder=args.memory_decoder,
             value_init_std=args.value_init_std,
             finetune_scope=args.finetune_scope,
+            dropout=args.dropout,
+            label_smoothing=args.label_smoothing,
+            lr=args.lr,
+            bucket=args.bucket,
             threads=args.threads,
             data_dir=args.data_dir,
             new_item_ids=args.new_item_ids,

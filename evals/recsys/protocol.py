@@ -115,11 +115,31 @@ def batches(
     window: int,
     long_window: int,
     shuffle_seed: int | None = None,
+    bucket: int = 0,
 ) -> Iterator[tuple[list[Example], RecBatch]]:
-    """Examples in batches (shuffled once when a seed is given)."""
+    """Examples in batches (shuffled once when a seed is given).
+
+    ``bucket`` > 0: length bucketing. The (shuffled) examples are taken in
+    pools of ``bucket`` batches, each pool is ordered by history length
+    (``min(pos, window)``; stable, so ties keep the shuffled order) and cut into
+    batches, so a batch holds histories of about one length and the encoder
+    (which drops the columns that are padding in every row) reads less padding.
+    Every example still lands in exactly one batch; the batches' order is
+    then shuffled again when a seed is given (pools do not stay together).
+    """
     order = list(range(len(examples)))
-    if shuffle_seed is not None:
-        np.random.default_rng(shuffle_seed).shuffle(order)
-    for start in range(0, len(order), batch_size):
-        chunk = [examples[i] for i in order[start : start + batch_size]]
+    rng = np.random.default_rng(shuffle_seed) if shuffle_seed is not None else None
+    if rng is not None:
+        rng.shuffle(order)
+    cuts = [order[start : start + batch_size] for start in range(0, len(order), batch_size)]
+    if bucket > 0:
+        pool = bucket * batch_size
+        cuts = []
+        for start in range(0, len(order), pool):
+            part = sorted(order[start : start + pool], key=lambda i: min(examples[i].pos, window))
+            cuts.extend(part[s : s + batch_size] for s in range(0, len(part), batch_size))
+        if rng is not None:
+            cuts = [cuts[i] for i in rng.permutation(len(cuts))]
+    for cut in cuts:
+        chunk = [examples[i] for i in cut]
         yield chunk, make_batch(sequences, chunk, window, long_window)

@@ -72,6 +72,10 @@ class RunSettings(BaseModel):
     eval_limit: int | None = Field(None, ge=1, description="max evaluation samples per period")
     seed: int = 0
     batch_size: int = Field(128, ge=1)
+    bucket: int = Field(
+        0, ge=0, description="length bucketing of training batches: pools of this many batches sorted by history "
+        "length (0: random batches, the default); evaluation batches are always ordered by length (results in example order)"
+    )
     beam: int = Field(20, ge=1)
     window: int = Field(10, ge=1)
     long_window: int = Field(50, ge=1)
@@ -97,6 +101,8 @@ class RunSettings(BaseModel):
     )
     lr: float = 1e-3
     value_lr: float = 5e-2
+    dropout: float = Field(0.1, ge=0.0, lt=1.0, description="backbone dropout (embeddings, attention, blocks)")
+    label_smoothing: float = Field(0.0, ge=0.0, lt=1.0, description="label smoothing of the per-level code losses")
     sid_levels: int = 3
     sid_codebook: int = 32
     item_dim: int = 32
@@ -248,6 +254,8 @@ def build_model(method: str, settings: RunSettings, sids: SemanticIds) -> Genera
         memory_query=settings.memory_query,
         memory_token=settings.memory_token,
         memory_decoder=settings.memory_decoder,
+        dropout=settings.dropout,
+        label_smoothing=settings.label_smoothing,
         lr=settings.lr,
         value_lr=settings.value_lr,
     )
@@ -310,7 +318,7 @@ def run_method(
                 model = build_model(method, settings, sids)
             examples = _examples(prepared, step.periods)
             data = [b for _, b in batches(prepared.sequences, examples, settings.batch_size, settings.window,
-                                          settings.long_window, shuffle_seed=settings.seed + index)]
+                                          settings.long_window, shuffle_seed=settings.seed + index, bucket=settings.bucket)]
             if trace is not None:
                 # a training example uses its target and every earlier interaction as input
                 touched = frozenset((e.user, p) for e in examples for p in range(e.pos + 1))
@@ -330,16 +338,21 @@ def run_method(
                 trace.append(("eval", period, frozenset((e.user, e.pos) for e in examples)))
             start = time.perf_counter()
             metrics = GroupedMetrics()
-            for chunk, batch in batches(prepared.sequences, examples, 256, settings.window, settings.long_window):
+            # batches ordered by history length (less padding for the encoder); results are kept in example order
+            ranked_of: dict[Example, list[int]] = {}
+            for chunk, batch in batches(prepared.sequences, examples, 256, settings.window, settings.long_window,
+                                        bucket=len(examples)):
                 ranked = model.recommend(batch, beam=settings.beam).tolist()
                 if prepared.drop_seen:
                     ranked = [_unseen(items, prepared.sequences[e.user][: e.pos]) for e, items in zip(chunk, ranked, strict=True)]
-                for example, items, target in zip(chunk, ranked, batch.target.tolist(), strict=True):
-                    metrics.add(items, target, example.user, prepared.groups[example.user])
-                    rank = hit_rank(items, target)
-                    result.hits.append((period, example.user, -1 if rank is None else rank))
+                ranked_of.update(zip(chunk, ranked, strict=True))
                 if advance is not None:
                     advance(1)
+            for example in examples:
+                items, target = ranked_of[example], prepared.sequences[example.user][example.pos]
+                metrics.add(items, target, example.user, prepared.groups[example.user])
+                rank = hit_rank(items, target)
+                result.hits.append((period, example.user, -1 if rank is None else rank))
             result.eval_seconds += time.perf_counter() - start
             for row in metrics.rows():
                 result.rows.append({"data": settings.data, "method": method, "period": period, **row})

@@ -33,11 +33,13 @@ def constrained_beam_search(
     # beams start as one (the root); widths grow up to ``beam``
     scores = torch.zeros(bsz, 1, device=device)
     nodes = torch.zeros(bsz, 1, dtype=torch.long, device=device)
-    prefix = torch.full((bsz, 1, 1), model.bos, dtype=torch.long, device=device)
+    tokens = torch.full((bsz, 1), model.bos, dtype=torch.long, device=device)  # the newest token of each beam
     kv = model.memory_kv(enc)  # once per example, shared by its beams
+    caches = None  # the decoder's self-attention keys/values of the earlier positions, per beam
+    rows = torch.arange(bsz, device=device).unsqueeze(1)
     for level in range(model.depth):
-        width = prefix.shape[1]
-        logits = model.decode_logits(kv, pad, prefix, bias)[:, :, -1]  # (B, w, vocab)
+        width = tokens.shape[1]
+        logits, caches = model.decode_step(kv, pad, tokens, level, caches, bias)  # (B, w, vocab)
         logp = torch.log_softmax(model.level_logits(logits, level), dim=-1)  # (B, w, size)
         allowed = trie.allowed[level].to(device)[nodes.clamp_min(0)]  # (B, w, size)
         allowed &= (nodes >= 0).unsqueeze(-1)
@@ -50,10 +52,9 @@ def constrained_beam_search(
         parent_nodes = nodes.gather(1, parent)
         nodes = trie.child[level].to(device)[parent_nodes.clamp_min(0), code]
         nodes = torch.where(torch.isfinite(scores) & (parent_nodes >= 0), nodes, torch.full_like(nodes, -1))
-        prefix = torch.cat(
-            [prefix.gather(1, parent.unsqueeze(-1).expand(-1, -1, prefix.shape[-1])), (code + offsets[level]).unsqueeze(-1)],
-            dim=-1,
-        )
+        tokens = code + offsets[level]
+        if level + 1 < model.depth:  # each new beam continues its parent's cache
+            caches = [(ck[rows, parent], cv[rows, parent]) for ck, cv in caches]
     items = trie.leaf_item.to(device)[nodes.clamp_min(0)]
     items = torch.where(nodes >= 0, items, torch.full_like(items, -1))
     if items.shape[1] < beam:

@@ -89,6 +89,7 @@ class RecConfig:
     memory_decoder: bool = False
     lr: float = 1e-3
     value_lr: float = 2e-2
+    label_smoothing: float = 0.0  # of the per-level code cross-entropies (recommendation and consolidation)
     grad_clip: float = 1.0
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -169,6 +170,29 @@ class DecoderBlock(nn.Module):
         a = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, dropout_p=p)
         x = x + self.drop(self.cross_out(a.transpose(1, 2).reshape(bsz, width, length, dim)))
         return x + self.drop(self.ff(self.norm3(x)))
+
+    def step(
+        self, x: Tensor, k: Tensor, v: Tensor, pad: Tensor, cache: tuple[Tensor, Tensor] | None
+    ) -> tuple[Tensor, tuple[Tensor, Tensor]]:
+        """``forward`` for the newest position only, with the earlier positions' self-attention keys/values cached.
+
+        x (B, w, d): the newest position of each beam; cache: keys, values (B, w, heads, l - 1, dh) of the
+        earlier positions (None at the first) -> output (B, w, d) and the cache with this position appended.
+        Causal attention makes this the same as ``forward``'s last position (beam search uses it; the
+        earlier positions are not recomputed at every level).
+        """
+        bsz, width, dim = x.shape
+        p = self.drop.p if self.training else 0.0
+        q, kk, vv = (t.unflatten(-1, (self.n_heads, -1)).unsqueeze(3) for t in self.qkv(self.norm1(x)).chunk(3, dim=-1))
+        if cache is not None:  # (B, w, heads, l, dh)
+            kk = torch.cat([cache[0], kk], dim=3)
+            vv = torch.cat([cache[1], vv], dim=3)
+        a = F.scaled_dot_product_attention(q, kk, vv, dropout_p=p)  # (B, w, heads, 1, dh): sees every earlier position
+        x = x + self.drop(self.self_out(a.reshape(bsz, width, dim)))
+        q = self._heads(self.cross_q(self.norm2(x)))  # (B, heads, w, dh)
+        a = F.scaled_dot_product_attention(q, k, v, attn_mask=(~pad)[:, None, None, :], dropout_p=p)
+        x = x + self.drop(self.cross_out(a.transpose(1, 2).reshape(bsz, width, dim)))
+        return x + self.drop(self.ff(self.norm3(x))), (kk, vv)
 
 
 class GenerativeRecommender(nn.Module):
@@ -273,23 +297,26 @@ class GenerativeRecommender(nn.Module):
         self, batch: RecBatch, collect: list[Any] | None = None
     ) -> tuple[Tensor, Tensor, Tensor | None, Tensor | None]:
         """``encode``'s three results and the decoder input bias (B, d) (``memory_decoder``) or None."""
-        tokens = self._tokens(batch.window)  # (B, S)
+        window = _trim_leading_padding(batch.window)  # (B, W') without the columns that are padding in every row
+        tokens = self._tokens(window)  # (B, S)
         pad = tokens == 0
-        pos = torch.arange(tokens.shape[1], device=tokens.device)
+        # positions stay those of the full window (histories are right-aligned), so trimming changes nothing
+        full = batch.window.shape[1] * self.depth
+        pos = torch.arange(full - tokens.shape[1], full, device=tokens.device)
         h = self.emb_drop(self.tok_emb(tokens) + self.enc_pos(pos))
         for layer in self.lower:
-            h = layer(h, src_key_padding_mask=pad)
+            h = _encoder_block(layer, h, pad)
         pooled = None
         dec_bias = None
         if self.has_memory:
-            source = batch.history if self.config.long_query else batch.window
+            source = batch.history if self.config.long_query else window
             ctx = self.context(self._item_summary(source))  # (B, d)
             if self.config.memory_query == "item-only":
                 ctx = torch.zeros_like(ctx)  # the context half of the query contributes nothing
             # query = W [x; ctx]: the ctx half is projected once per example, not per token
             # histories are right-aligned, so the last ``depth`` tokens are the most recent item
             if self.config.memory_query in ("item", "item-only"):
-                items = batch.window if self.config.read_positions == "all" else batch.window[:, -1:]  # (B, n)
+                items = window if self.config.read_positions == "all" else window[:, -1:]  # (B, n)
                 x = self.tok_emb(self.item_tokens[items]).sum(2)  # (B, n, d): each item's own embedding
                 read = self.memory.read(x, context=ctx)  # one read per item
                 read_pad = items == 0
@@ -324,7 +351,7 @@ class GenerativeRecommender(nn.Module):
                 h = torch.cat([h, (mean_read + self.memory_marker).unsqueeze(1)], dim=1)
                 pad = torch.cat([pad, torch.zeros_like(pad[:, :1])], dim=1)
         for layer in self.upper:
-            h = layer(h, src_key_padding_mask=pad)
+            h = _encoder_block(layer, h, pad)
         return self.enc_norm(h), pad, pooled, dec_bias
 
     # -- decoder --------------------------------------------------------
@@ -347,6 +374,29 @@ class GenerativeRecommender(nn.Module):
             x = block(x, k, v, pad)
         return self.dec_norm(x) @ self.tok_emb.weight.T
 
+    def decode_step(
+        self,
+        kv: list[tuple[Tensor, Tensor]],
+        pad: Tensor,
+        tokens: Tensor,
+        position: int,
+        caches: list[tuple[Tensor, Tensor]] | None = None,
+        bias: Tensor | None = None,
+    ) -> tuple[Tensor, list[tuple[Tensor, Tensor]]]:
+        """One incremental decoding step: tokens (B, w) at ``position`` (BOS at 0) -> logits (B, w, vocab), caches.
+
+        The same logits as ``decode_logits(kv, pad, prefix, bias)[:, :, -1]`` for the prefix whose last token
+        is ``tokens``, given the caches that the earlier steps returned (reordered along with the beams).
+        """
+        x = self.tok_emb(tokens) + self.dec_pos.weight[position]
+        if bias is not None:
+            x = x + bias[:, None, :]
+        new: list[tuple[Tensor, Tensor]] = []
+        for i, (block, (k, v)) in enumerate(zip(self.decoder, kv, strict=True)):
+            x, cache = block.step(x, k, v, pad, None if caches is None else caches[i])
+            new.append(cache)
+        return self.dec_norm(x) @ self.tok_emb.weight.T, new
+
     def level_logits(self, logits: Tensor, level: int) -> Tensor:
         """The slice of the vocab that holds codes of ``level``."""
         start = self.offsets[level]
@@ -360,13 +410,14 @@ class GenerativeRecommender(nn.Module):
         prefix = torch.cat([bos, target_tokens[:, :-1]], dim=1).unsqueeze(1)  # (B, 1, depth)
         logits = self.decode_logits(self.memory_kv(enc), pad, prefix, dec_bias)[:, 0]  # (B, depth, vocab)
         codes = target_tokens - torch.tensor(self.offsets, device=target_tokens.device)
+        ls = self.config.label_smoothing if self.training else 0.0
         rec = torch.stack(
-            [F.cross_entropy(self.level_logits(logits[:, lv], lv), codes[:, lv]) for lv in range(self.depth)]
+            [F.cross_entropy(self.level_logits(logits[:, lv], lv), codes[:, lv], label_smoothing=ls) for lv in range(self.depth)]
         ).mean()
         out = {"rec": rec, "loss": rec}
         if pooled is not None:
             head = self.consolidation_head(pooled).split(self.sizes, dim=-1)
-            cons = torch.stack([F.cross_entropy(head[lv], codes[:, lv]) for lv in range(self.depth)]).mean()
+            cons = torch.stack([F.cross_entropy(head[lv], codes[:, lv], label_smoothing=ls) for lv in range(self.depth)]).mean()
             out["consolidation"] = cons
             if self.config.consolidation_weight > 0:
                 out["loss"] = rec + self.config.consolidation_weight * cons
@@ -484,3 +535,35 @@ class GenerativeRecommender(nn.Module):
         finally:
             self.train(was_training)
         return usage
+
+
+def _trim_leading_padding(window: Tensor) -> Tensor:
+    """(B, W) right-aligned item ids -> (B, W') without the leading columns that are padding in every row.
+
+    The dropped columns are masked keys everywhere, so the encoder's outputs
+    at the kept positions are the same; at least one column is kept.
+    """
+    filled = (window > 0).any(0).nonzero()
+    lead = int(filled[0, 0]) if len(filled) else window.shape[1] - 1
+    return window[:, lead:] if lead else window
+
+
+def _encoder_block(layer: nn.TransformerEncoderLayer, x: Tensor, pad: Tensor) -> Tensor:
+    """``layer(x, src_key_padding_mask=pad)`` for a pre-norm (``norm_first``) layer, the same math and weights.
+
+    ``nn.MultiheadAttention`` with ``batch_first`` transposes and re-packs the
+    projected q, k, v through strided copies whose backward (zero fills and
+    copies of (3, S, B, d)) took about a third of a CPU training step; here
+    q, k, v are one (B, S, 3, heads, dh) view and attention is one
+    ``scaled_dot_product_attention`` call (attention dropout as the layer's).
+    """
+    attn = layer.self_attn
+    bsz, length, dim = x.shape
+    h = layer.norm1(x)
+    qkv = F.linear(h, attn.in_proj_weight, attn.in_proj_bias).view(bsz, length, 3, attn.num_heads, -1)
+    q, k, v = qkv.permute(2, 0, 3, 1, 4).unbind(0)  # each (B, heads, S, dh)
+    a = F.scaled_dot_product_attention(
+        q, k, v, attn_mask=(~pad)[:, None, None, :], dropout_p=attn.dropout if layer.training else 0.0
+    )
+    x = x + layer.dropout1(attn.out_proj(a.transpose(1, 2).reshape(bsz, length, dim)))
+    return x + layer.dropout2(layer.linear2(layer.dropout(layer.activation(layer.linear1(layer.norm2(x))))))

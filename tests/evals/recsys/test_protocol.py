@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evals.recsys.metrics import GroupedMetrics, hit_rank
-from evals.recsys.protocol import activity_groups, make_batch, period_bounds, period_examples, schedule
+from evals.recsys.protocol import activity_groups, batches, make_batch, period_bounds, period_examples, schedule
 from evals.recsys.runner import METHODS, RunSettings, prepare, run_method
 
 
@@ -82,3 +82,27 @@ def test_metrics_are_sample_weighted_per_group() -> None:
     assert rows["g2"]["ndcg@10"] == pytest.approx(0.5 * 0.5)  # rank 2 -> 1/log2(4), one of two samples
     assert rows["g2"]["users"] == 1 and rows["g2"]["samples"] == 2
     assert hit_rank([1, 2], 3) is None
+
+
+def test_length_bucketing_keeps_every_example_once_and_groups_similar_lengths() -> None:
+    import random
+
+    rng = random.Random(0)
+    sequences = {u: [rng.randint(1, 50) for _ in range(rng.randint(5, 30))] for u in range(60)}
+    examples = period_examples(sequences, range(5))
+    plain = [e for chunk, _ in batches(sequences, examples, 16, 10, 20, shuffle_seed=1) for e in chunk]
+    bucketed = list(batches(sequences, examples, 16, 10, 20, shuffle_seed=1, bucket=4))
+    flat = [e for chunk, _ in bucketed for e in chunk]
+    assert sorted(flat, key=lambda e: (e.user, e.pos)) == sorted(examples, key=lambda e: (e.user, e.pos))
+    assert len(flat) == len(set(flat)) == len(plain)
+
+    def padding(groups: list[list]) -> int:  # window columns that are padding in every row of a batch
+        return sum(10 - max(min(e.pos, 10) for e in chunk) for chunk in groups)
+
+    plain_chunks = [chunk for chunk, _ in batches(sequences, examples, 16, 10, 20, shuffle_seed=1)]
+    assert padding([chunk for chunk, _ in bucketed]) > padding(plain_chunks)
+    # the tensors still hold each example's own history
+    for chunk, batch in bucketed:
+        for e, row, target in zip(chunk, batch.window.tolist(), batch.target.tolist(), strict=True):
+            assert target == sequences[e.user][e.pos]
+            assert [i for i in row if i] == sequences[e.user][max(0, e.pos - 10) : e.pos]

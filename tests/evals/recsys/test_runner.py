@@ -88,3 +88,21 @@ def test_memory_query_and_token_reach_the_lion_model() -> None:
     assert (lion.config.memory_query, lion.config.memory_token, lion.config.memory_decoder) == ("item", True, True)
     tiger = build_model("tiger", _settings(data="toys", memory_query="item", memory_token=True, memory_decoder=True), sids)
     assert not tiger.has_memory and not hasattr(tiger, "memory_marker")
+
+
+def test_evaluation_results_follow_the_example_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # evaluation batches are ordered by history length; hits must still come in example order, each
+    # example's own ranking (the fake recommender answers right exactly for the users with an odd id)
+    from evals.recsys.protocol import period_examples
+
+    def odd_users_right(self: GenerativeRecommender, batch, beam: int = 20) -> torch.Tensor:
+        return torch.tensor([[t if t % 2 else -1] + [-1] * (beam - 1) for t in batch.target.tolist()])
+
+    settings = _settings(data="toys", data_dir=_amazon_like(tmp_path), seen_items="keep", bucket=2, batch_size=4)
+    prepared = prepare(settings)
+    monkeypatch.setattr(GenerativeRecommender, "recommend", odd_users_right)
+    result = run_method(prepared, "tiger", settings)
+    expected = [(p, e.user) for p in range(1, 5) for e in period_examples(prepared.sequences, [p])]
+    assert [(p, u) for p, u, _ in result.hits] == expected
+    targets = iter(prepared.sequences[e.user][e.pos] for p in range(1, 5) for e in period_examples(prepared.sequences, [p]))
+    assert all((rank == 0) == (next(targets) % 2 == 1) for _, _, rank in result.hits)

@@ -288,3 +288,59 @@ def test_consolidation_pool_read_gives_the_head_the_memory_read_alone(sids: Sema
     assert torch.allclose(pooled, (read.output * keep).sum(1) / keep.sum(1).clamp_min(1.0), atol=1e-6)
     with pytest.raises(ConfigError, match="consolidation_pool"):
         tiny_config(consolidation_pool="values")
+
+
+def test_encoder_block_is_the_torch_layer(sids: SemanticIds) -> None:
+    # the hand-written block uses the layer's own weights: same outputs at the non-padding positions
+    from stores.parametric.recommender import _encoder_block
+
+    torch.manual_seed(0)
+    layer = torch.nn.TransformerEncoderLayer(16, 2, 32, 0.1, batch_first=True, norm_first=True).eval()
+    x = torch.randn(5, 12, 16)
+    pad = torch.zeros(5, 12, dtype=torch.bool)
+    pad[:, :4] = True
+    pad[2, :10] = True
+    with torch.no_grad():
+        expected = layer(x, src_key_padding_mask=pad)
+        got = _encoder_block(layer, x, pad)
+    assert torch.allclose(got[~pad], expected[~pad], atol=1e-5)
+
+
+def test_leading_padding_columns_change_nothing(sids: SemanticIds) -> None:
+    # the encoder drops the columns that are padding in every row (positions stay those of the full window):
+    # rows with two leading padding items give the same encodings and recommendations whether the batch is
+    # trimmed (they alone) or not (a row with a full window joins them)
+    torch.manual_seed(0)
+    for kw in ({}, {"read_positions": "all", "memory_query": "item"}):
+        m = GenerativeRecommender(tiny_config(**kw), sids).eval()
+        full = make_batch()
+        full.window[1:, :2] = 0
+        full.window[0, :2] = torch.tensor([1, 2])
+        assert (full.window[0] > 0).all()
+        rows = RecBatch(full.window[1:], full.history[1:], full.target[1:])
+        with torch.no_grad():
+            enc_rows, pad_rows, pooled_rows = m.encode(rows)
+            enc_full, _, pooled_full = m.encode(full)
+        assert enc_rows.shape[1] == 2 * m.depth < enc_full.shape[1]  # trimmed
+        kept = ~pad_rows
+        assert torch.allclose(enc_rows[kept], enc_full[1:, -2 * m.depth :][kept], atol=1e-5)
+        assert pooled_rows is not None and pooled_full is not None
+        assert torch.allclose(pooled_rows, pooled_full[1:], atol=1e-5)
+        assert torch.equal(m.recommend(rows, beam=5), m.recommend(full, beam=5)[1:])
+
+
+def test_incremental_decoding_matches_the_full_decoder(sids: SemanticIds) -> None:
+    # beam search decodes one position at a time with cached keys/values: same logits as decoding the prefix
+    torch.manual_seed(0)
+    m = GenerativeRecommender(tiny_config(memory=False, decoder_layers=2), sids).eval()
+    batch = make_batch()
+    with torch.no_grad():
+        enc, pad, _ = m.encode(batch)
+        kv = m.memory_kv(enc)
+        g = torch.Generator().manual_seed(1)
+        prefix = torch.cat([torch.full((6, 3, 1), m.bos), torch.randint(1, m.bos, (6, 3, m.depth - 1), generator=g)], dim=-1)
+        caches = None
+        for pos in range(m.depth):
+            step, caches = m.decode_step(kv, pad, prefix[:, :, pos], pos, caches)
+            full = m.decode_logits(kv, pad, prefix[:, :, : pos + 1])[:, :, -1]
+            assert torch.allclose(step, full, atol=1e-5)
