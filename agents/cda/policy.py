@@ -96,6 +96,10 @@ class SystematicPolicy:
             s["later"] = phases[2:]
         if not s["queue"] and s["phase"] in ("sweep", "followup"):
             s["phase"] = "followup"
+            # numbers on a record at its default status, once a rule of the table is seen setting
+            # that status, come before any follow-up: its thresholds show only there (days overdue
+            # on a returned loan show nothing), and follow-ups can take the rest of the budget
+            s["queue"].extend(self._status_writes_now_due(session, s))
             s["queue"].extend(self._followups(session))
             if not s["queue"] and s.get("later"):
                 phase = s["later"].pop(0)
@@ -107,6 +111,16 @@ class SystematicPolicy:
                     s["later"].insert(0, deferred)
                     phase = rest
                 s["queue"].extend(self._status_writes_that_matter(session, phase))
+
+    def _status_writes_now_due(self, session: DiscoverySession, s: dict[str, Any]) -> list[tuple[str, Action]]:
+        """The later phases' status writes that matter by now, taken out of those phases."""
+        later: list[list[tuple[str, Action]]] = s.get("later", [])
+        status = [it for phase in later for it in phase if status_fields_of(it[0])]
+        due = self._status_writes_that_matter(session, status) if status else []
+        if due:
+            taken = {id(it[1]) for it in due}
+            s["later"] = [kept for phase in later if (kept := [it for it in phase if id(it[1]) not in taken])]
+        return due
 
     def _status_writes_that_matter(self, session: DiscoverySession, planned: list[tuple[str, Action]]) -> list[tuple[str, Action]]:
         """A later sweep phase without the number writes on a record at its default status where
@@ -224,7 +238,7 @@ class SystematicPolicy:
         A rule of the record in the middle may turn ``v`` into ``w`` (a copy made available goes
         to the hold shelf when its title has holds): learned from the first write instead, it
         would be a shortcut that knows nothing of the middle record. The direct write shows that
-        rule on its own trigger. One probe per (table, field, v, w).
+        rule on its own trigger. One probe per (table, field, v, w); numbers are left out.
         """
         s = self._scratch(session)
         done: set[tuple[str, ...]] = s.setdefault("intermediate", set())
@@ -243,6 +257,8 @@ class SystematicPolicy:
                 if e[0] != "set" or (e[1], e[2]) == (o.action.table, o.action.id) or (e[1], e[2], e[3]) not in shown:
                     continue
                 w = shown[(e[1], e[2], e[3])]
+                if is_number(w) and is_number(e[4]):
+                    continue  # a number off is a wrong expression (a balance summed wrongly), not a state a rule moved on
                 key = (e[1], e[3], repr(effect_key(("set", "", "", "", e[4]))), repr(effect_key(("set", "", "", "", w))))
                 if values_equal(w, e[4]) or key in done:
                     continue

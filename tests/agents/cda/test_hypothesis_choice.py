@@ -215,3 +215,50 @@ def test_a_value_the_world_turned_into_another_is_written_on_the_record_in_the_m
     session = DiscoverySession(platform, model, budget=50, world=world.name, observations=obs, platform_initial=platform.snapshot())
     probes = [a for _, a in SystematicPolicy()._intermediate_probes(session)]
     assert probes == [Action("update", "copy", "C1", {"status": "available"})]
+
+
+def test_a_number_the_world_computed_otherwise_is_no_intermediate_probe(tmp_path):
+    # the model's count is off (a wrong expression), not moved on by a rule of the title
+    import yaml
+
+    from agents.cda.policy import SystematicPolicy
+    from agents.cda.session import DiscoverySession
+    from tests.agents.cda.test_unify_events import _observe
+
+    path = tmp_path / "shelf-A.yaml"
+    path.write_text(yaml.safe_dump(_SHELF))
+    world = load_world(path)
+    platform = Platform(world)
+    obs = _observe(platform, [Action("update", "loan", "L1", {"state": "returned"})])
+    obs[0].effects.append(("set", "title", "T1", "holds", 1))
+    model = RuleModel(world.schema, world.name)
+    model.add({"id": "x", "table": "loan", "events": ["update"], "when": "after",
+               "actions": [{"update": {"target": "current.copy.title", "set": {"holds": "5"}}}]}, reason="a wrong count")
+    session = DiscoverySession(platform, model, budget=50, world=world.name, observations=obs, platform_initial=platform.snapshot())
+    assert SystematicPolicy()._intermediate_probes(session) == []
+
+
+def test_numbers_on_a_record_at_its_default_status_jump_the_queue_once_a_rule_sets_that_status(tmp_path):
+    # a return that ends 'on_hold_shelf' shows a rule of the copy setting its status: the deferred
+    # number writes on a copy at its default status are due now, ahead of the later phases
+    import yaml
+
+    from agents.cda.policy import SystematicPolicy
+    from agents.cda.session import DiscoverySession
+    from tests.agents.cda.test_unify_events import _observe
+
+    path = tmp_path / "shelf-A.yaml"
+    path.write_text(yaml.safe_dump(_SHELF))
+    world = load_world(path)
+    platform = Platform(world)
+    model = RuleModel(world.schema, world.name)
+    status_write = ("copy.status -> x on C2 (status status at its default)", Action("update", "copy", "C2", {"status": "on_loan"}))
+    other = ("loan.copy -> other copy", Action("update", "loan", "L1", {"copy": "C2"}))
+    quiet = _observe(platform, [Action("update", "title", "T2", {"holds": 0})])
+    session = DiscoverySession(platform, model, budget=50, world=world.name, observations=quiet, platform_initial=platform.snapshot())
+    scratch = {"later": [[other, status_write]]}
+    policy = SystematicPolicy()
+    assert policy._status_writes_now_due(session, scratch) == []  # nothing sets a copy's status yet
+    session.observations += _observe(platform, [Action("update", "copy", "C1", {"status": "available"})])  # ends on the hold shelf
+    assert policy._status_writes_now_due(session, scratch) == [status_write]
+    assert scratch["later"] == [[other]]
