@@ -344,3 +344,31 @@ def test_incremental_decoding_matches_the_full_decoder(sids: SemanticIds) -> Non
             step, caches = m.decode_step(kv, pad, prefix[:, :, pos], pos, caches)
             full = m.decode_logits(kv, pad, prefix[:, :, : pos + 1])[:, :, -1]
             assert torch.allclose(step, full, atol=1e-5)
+
+
+def test_dropout_zeroes_about_p_and_keeps_the_mean() -> None:
+    from stores.parametric.recommender import _dropout
+
+    torch.manual_seed(0)
+    x = torch.ones(200_000)
+    y = _dropout(x, 0.1, True)
+    assert abs(float((y == 0).float().mean()) - 0.1) < 0.005
+    assert abs(float(y.mean()) - 1.0) < 0.01
+    assert torch.equal(_dropout(x, 0.1, False), x) and torch.equal(_dropout(x, 0.0, True), x)
+
+
+def test_encoder_block_in_training_without_dropout_is_the_evaluation_block() -> None:
+    from stores.parametric.recommender import _encoder_block
+
+    torch.manual_seed(0)
+    layer = torch.nn.TransformerEncoderLayer(16, 2, 32, 0.0, batch_first=True, norm_first=True)
+    x = torch.randn(3, 8, 16)
+    pad = torch.zeros(3, 8, dtype=torch.bool)
+    pad[:, :3] = True
+    with torch.no_grad():
+        train_out = _encoder_block(layer.train(), x, pad)
+        eval_out = layer.eval()(x, src_key_padding_mask=pad)
+    assert torch.allclose(train_out[~pad], eval_out[~pad], atol=1e-5)
+    # with attention dropout the written-out softmax path runs and stays finite
+    layer = torch.nn.TransformerEncoderLayer(16, 2, 32, 0.5, batch_first=True, norm_first=True).train()
+    assert torch.isfinite(_encoder_block(layer, x, pad)[~pad]).all()
