@@ -153,8 +153,10 @@ def value_candidates(
         return
     # a null among numbers is an expression that came out empty (a ratio over a zero premium):
     # arithmetic still explains it, so it does not end the numeric search
+    # (a few of them: where most targets are null the field is mostly left empty, and the long
+    # arithmetic enumeration would only fit the rest by coincidence)
     numbers = [t for t in targets if t is not None]
-    if not numbers or not all(is_number(t) for t in numbers):
+    if not numbers or not all(is_number(t) for t in numbers) or 2 * len(numbers) <= len(targets):
         return
     if fitted is not None and not all_same:
         yield from fitted()

@@ -1025,6 +1025,7 @@ class Inducer:
         """Retire editable rules whose removal loses nothing on the observations they fire in."""
         obs = [o for o in observations if not o.rolled_back]
         retired: list[str] = []
+        wrong: list[Observation] | None = None  # observations the current rules get wrong
         for lr in sorted(model.active(), key=lambda r: len(r.evidence)):
             if not self.may_edit(lr.id):
                 continue
@@ -1032,6 +1033,16 @@ class Inducer:
             rules = model.active_rules()
             with_engine = self.predictions.engine(rules)
             without = self.predictions.engine([r for r in rules if r.id != lr.id])
+            if inherited:
+                # only an inherited rule that makes some write worse can go: one it fires in among
+                # the writes the model gets wrong must be better without it (checked there first,
+                # since an inherited model has many rules and each full check replays every write)
+                if wrong is None:
+                    wrong = [o for o in obs if not same_effects(self.predictions.run(with_engine, o).effects, o.effects)]
+                if not any(lr.id in (res := self.predictions.run(with_engine, o)).fired
+                           and score_effects(self.predictions.run(without, o).effects, o.effects).iou > score_effects(res.effects, o.effects).iou + 1e-9
+                           for o in wrong):
+                    continue
             fired_any = False
             needed = False
             hurts = False
@@ -1055,6 +1066,7 @@ class Inducer:
                 why = "it only makes the predictions worse" if hurts and inherited else "the other rules explain every observation it fires in"
                 model.retire(lr.id, reason=f"redundant: {why} ({world})")
                 retired.append(lr.id)
+                wrong = None
         return retired
 
 
