@@ -233,7 +233,8 @@ class Inducer:
         """
         if slot[0] == "own":
             return list(obs), ()
-        engine = self.predictions.engine([r for r in model.active_rules() if r.id not in set(own)])
+        mine = set(own)
+        engine = self.predictions.engine([r for r in model.active_rules() if r.id not in mine])
         out: list[Observation] = []
         taken: list[tuple[int, tuple[Any, ...]]] = []
         for i, o in enumerate(obs):
@@ -915,8 +916,8 @@ class Inducer:
                 return None
             # of several new records, the one the slot's effects describe (those other rules give
             # were taken out of them, see _unexplained)
-            shown = Counter((e[2], value_key(e[3])) for e in effects_in_slot(slot, ex.obs.action, ex.obs.effects))
-            rid0 = max(new_ids, key=lambda rid: sum(shown[(f, value_key(v))] > 0 for f, v in ex.after.get(t2, rid).items()))
+            shown = {(e[2], value_key(e[3])) for e in effects_in_slot(slot, ex.obs.action, ex.obs.effects)}
+            rid0 = max(new_ids, key=lambda rid: sum((f, value_key(v)) in shown for f, v in ex.after.get(t2, rid).items()))
             created[i] = ex.after.get(t2, rid0)  # type: ignore[assignment]
             examples[i] = ex.masking_after(t2, {rid: None for rid in new_ids})
         values: dict[str, str] = {}
@@ -1025,13 +1026,18 @@ class Inducer:
         """Retire editable rules whose removal loses nothing on the observations they fire in."""
         obs = [o for o in observations if not o.rolled_back]
         retired: list[str] = []
-        wrong: list[Observation] | None = None  # observations the current rules get wrong
+        # the current rules, their engine and the observations they get wrong change only when a
+        # rule is retired: built again then, not for every rule looked at
+        rules: list[Rule] = []
+        with_engine = None
+        wrong: list[Observation] | None = None
         for lr in sorted(model.active(), key=lambda r: len(r.evidence)):
             if not self.may_edit(lr.id):
                 continue
             inherited = lr.origin_world != world
-            rules = model.active_rules()
-            with_engine = self.predictions.engine(rules)
+            if with_engine is None:
+                rules = model.active_rules()
+                with_engine = self.predictions.engine(rules)
             without = self.predictions.engine([r for r in rules if r.id != lr.id])
             if inherited:
                 # only an inherited rule that makes some write worse can go: one it fires in among
@@ -1066,7 +1072,7 @@ class Inducer:
                 why = "it only makes the predictions worse" if hurts and inherited else "the other rules explain every observation it fires in"
                 model.retire(lr.id, reason=f"redundant: {why} ({world})")
                 retired.append(lr.id)
-                wrong = None
+                with_engine, wrong = None, None
         return retired
 
 

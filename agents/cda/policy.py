@@ -17,7 +17,7 @@ from typing import Any
 from memkit.errors import MemkitError
 from memkit.rules import Action, Engine, effect_key, parse_rule, same_effects
 from memkit.rules.schema import is_number
-from memkit.rules.values import values_equal
+from memkit.rules.values import value_key, values_equal
 
 from agents.cda.experiments import bisect_pairs, generalise, raised_fields, status_fields_of, sweep
 from agents.cda.hypotheses import nice_between
@@ -259,7 +259,7 @@ class SystematicPolicy:
                 w = shown[(e[1], e[2], e[3])]
                 if is_number(w) and is_number(e[4]):
                     continue  # a number off is a wrong expression (a balance summed wrongly), not a state a rule moved on
-                key = (e[1], e[3], repr(effect_key(("set", "", "", "", e[4]))), repr(effect_key(("set", "", "", "", w))))
+                key = (e[1], e[3], repr(value_key(e[4])), repr(value_key(w)))
                 if values_equal(w, e[4]) or key in done:
                     continue
                 done.add(key)

@@ -339,17 +339,17 @@ def run_method(
             start = time.perf_counter()
             metrics = GroupedMetrics()
             # batches ordered by history length (less padding for the encoder); results are kept in example order
-            ranked_of: dict[Example, list[int]] = {}
+            ranked_of: dict[Example, tuple[list[int], int]] = {}
             for chunk, batch in batches(prepared.sequences, examples, 256, settings.window, settings.long_window,
                                         bucket=len(examples)):
                 ranked = model.recommend(batch, beam=settings.beam).tolist()
                 if prepared.drop_seen:
                     ranked = [_unseen(items, prepared.sequences[e.user][: e.pos]) for e, items in zip(chunk, ranked, strict=True)]
-                ranked_of.update(zip(chunk, ranked, strict=True))
+                ranked_of.update(zip(chunk, zip(ranked, batch.target.tolist(), strict=True), strict=True))
                 if advance is not None:
                     advance(1)
             for example in examples:
-                items, target = ranked_of[example], prepared.sequences[example.user][example.pos]
+                items, target = ranked_of[example]
                 metrics.add(items, target, example.user, prepared.groups[example.user])
                 rank = hit_rank(items, target)
                 result.hits.append((period, example.user, -1 if rank is None else rank))

@@ -2,18 +2,37 @@
 
 from __future__ import annotations
 
+import yaml
+
 from memkit.rules import Action, load_world
 from memkit.rules.model import RuleModel
 
 from agents.cda import discover
 from agents.cda.experiments import bisect_pairs
 from agents.cda.hypotheses import Literal, dnf_cost, learn_dnf, learn_dnf_candidates
-from agents.cda.policy import _cross_record_pairs
+from agents.cda.induction import Inducer
+from agents.cda.policy import SystematicPolicy, _cross_record_pairs
+from agents.cda.session import DiscoverySession, Observation
 from evals.worldshift.platform import Platform
+from tests.agents.cda.test_unify_events import _observe
 
 
 def _table(columns: dict[str, list[bool]]):
     return lambda src: columns[src]
+
+
+def _load(tmp_path, spec: dict):
+    """The world ``spec`` (a worldshift/1 mapping), written to a file and loaded."""
+    path = tmp_path / f"{spec['name']}.yaml"
+    path.write_text(yaml.safe_dump(spec))
+    return load_world(path)
+
+
+def _session(world, model: RuleModel, observations: list[Observation]) -> DiscoverySession:
+    """A discovery session over ``world`` at its initial records, with these observations."""
+    platform = Platform(world)
+    return DiscoverySession(platform, model, budget=50, world=world.name, observations=observations,
+                            platform_initial=platform.snapshot())
 
 
 def test_the_cheaper_of_two_fitting_conditions_wins():
@@ -141,16 +160,7 @@ def test_a_field_written_along_in_every_positive_gets_a_rival_and_an_experiment(
     # every write that made a loan late also reset 'renew' (a bisection carries such values into
     # each probe): "changed(renew)" fits as well as the state does; a rival without it is kept,
     # and the write that tells the two apart (the same write without 'renew') is proposed
-    import yaml
-
-    from agents.cda.induction import Inducer
-    from agents.cda.policy import SystematicPolicy
-    from agents.cda.session import DiscoverySession
-    from tests.agents.cda.test_unify_events import _observe
-
-    path = tmp_path / "late-A.yaml"
-    path.write_text(yaml.safe_dump(_LATE))
-    world = load_world(path)
+    world = _load(tmp_path, _LATE)
     writes = [("L1", {"days": 5, "renew": 0}), ("L2", {"days": 12, "renew": 0}), ("L3", {"days": 2, "renew": 0}),
               ("L4", {"days": 7}), ("L1", {"renew": 0}), ("L5", {"days": 0, "renew": 0})]
     obs = _observe(Platform(world), [Action("update", "loan", rid, values) for rid, values in writes])
@@ -162,9 +172,7 @@ def test_a_field_written_along_in_every_positive_gets_a_rival_and_an_experiment(
     assert "changed(renew)" in conditions[0], "the fixture is meant to make the carried field the cheaper choice"
     model = RuleModel(world.schema, world.name)
     rid = model.add(learned.rule, reason="learned", evidence=[])
-    platform = Platform(world)
-    session = DiscoverySession(platform, model, budget=50, world=world.name, observations=obs,
-                               platform_initial=platform.snapshot())
+    session = _session(world, model, obs)
     session.scratch["alternatives"] = {rid: learned.alternatives}
     probes = [a for _, a in SystematicPolicy()._disambiguations(session)]
     assert any("renew" not in a.values and "days" in a.values and a.id in ("L1", "L2", "L3") for a in probes)
@@ -198,64 +206,40 @@ _SHELF = {
 def test_a_value_the_world_turned_into_another_is_written_on_the_record_in_the_middle(tmp_path):
     # the model knows that a return makes the copy available; the world shows the copy on the hold
     # shelf: the copy's own rule is probed by making the copy available directly
-    import yaml
-
-    from agents.cda.policy import SystematicPolicy
-    from agents.cda.session import DiscoverySession
-    from tests.agents.cda.test_unify_events import _observe
-
-    path = tmp_path / "shelf-A.yaml"
-    path.write_text(yaml.safe_dump(_SHELF))
-    world = load_world(path)
+    world = _load(tmp_path, _SHELF)
     platform = Platform(world)
     obs = _observe(platform, [Action("update", "loan", "L1", {"state": "returned"}), Action("update", "loan", "L2", {"state": "returned"})])
     assert ("set", "copy", "C1", "status", "on_hold_shelf") in [tuple(e) for e in obs[0].effects]
     model = RuleModel(world.schema, world.name)
     model.add(_SHELF["rules"][0], reason="learned from returns")
-    session = DiscoverySession(platform, model, budget=50, world=world.name, observations=obs, platform_initial=platform.snapshot())
+    session = _session(world, model, obs)
     probes = [a for _, a in SystematicPolicy()._intermediate_probes(session)]
     assert probes == [Action("update", "copy", "C1", {"status": "available"})]
 
 
 def test_a_number_the_world_computed_otherwise_is_no_intermediate_probe(tmp_path):
     # the model's count is off (a wrong expression), not moved on by a rule of the title
-    import yaml
-
-    from agents.cda.policy import SystematicPolicy
-    from agents.cda.session import DiscoverySession
-    from tests.agents.cda.test_unify_events import _observe
-
-    path = tmp_path / "shelf-A.yaml"
-    path.write_text(yaml.safe_dump(_SHELF))
-    world = load_world(path)
+    world = _load(tmp_path, _SHELF)
     platform = Platform(world)
     obs = _observe(platform, [Action("update", "loan", "L1", {"state": "returned"})])
     obs[0].effects.append(("set", "title", "T1", "holds", 1))
     model = RuleModel(world.schema, world.name)
     model.add({"id": "x", "table": "loan", "events": ["update"], "when": "after",
                "actions": [{"update": {"target": "current.copy.title", "set": {"holds": "5"}}}]}, reason="a wrong count")
-    session = DiscoverySession(platform, model, budget=50, world=world.name, observations=obs, platform_initial=platform.snapshot())
+    session = _session(world, model, obs)
     assert SystematicPolicy()._intermediate_probes(session) == []
 
 
 def test_numbers_on_a_record_at_its_default_status_jump_the_queue_once_a_rule_sets_that_status(tmp_path):
     # a return that ends 'on_hold_shelf' shows a rule of the copy setting its status: the deferred
     # number writes on a copy at its default status are due now, ahead of the later phases
-    import yaml
-
-    from agents.cda.policy import SystematicPolicy
-    from agents.cda.session import DiscoverySession
-    from tests.agents.cda.test_unify_events import _observe
-
-    path = tmp_path / "shelf-A.yaml"
-    path.write_text(yaml.safe_dump(_SHELF))
-    world = load_world(path)
+    world = _load(tmp_path, _SHELF)
     platform = Platform(world)
     model = RuleModel(world.schema, world.name)
     status_write = ("copy.status -> x on C2 (status status at its default)", Action("update", "copy", "C2", {"status": "on_loan"}))
     other = ("loan.copy -> other copy", Action("update", "loan", "L1", {"copy": "C2"}))
     quiet = _observe(platform, [Action("update", "title", "T2", {"holds": 0})])
-    session = DiscoverySession(platform, model, budget=50, world=world.name, observations=quiet, platform_initial=platform.snapshot())
+    session = _session(world, model, quiet)
     scratch = {"later": [[other, status_write]]}
     policy = SystematicPolicy()
     assert policy._status_writes_now_due(session, scratch) == []  # nothing sets a copy's status yet
