@@ -31,6 +31,7 @@ __all__ = [
     "learn_dnf_candidates",
     "dnf_cost",
     "nice_between",
+    "significant_digits",
 ]
 
 
@@ -246,7 +247,7 @@ class Literal:
     rank: int
 
 
-def _digits(x: float) -> int:
+def significant_digits(x: float) -> int:
     """Significant digits of x (fewer is 'rounder'): 1000 -> 1, 1250 -> 3, 999.99 -> 5."""
     text = format(abs(float(x)), ".6f").rstrip("0").rstrip(".").replace(".", "").lstrip("0")
     return len(text.rstrip("0")) or 1
@@ -335,13 +336,13 @@ def condition_literals(
             if below:
                 t = below[-1]
                 gt, ge = f"{src} > {literal_source(normalize(t))}", f"{src} >= {literal_source(normalize(lo_pos))}"
-                first, second = (gt, ge) if _digits(t) <= _digits(lo_pos) else (ge, gt)
+                first, second = (gt, ge) if significant_digits(t) <= significant_digits(lo_pos) else (ge, gt)
                 lits.append(Literal(first, base_rank + 1))
                 lits.append(Literal(second, base_rank + 2))
             if above:
                 t = above[0]
                 lt, le = f"{src} < {literal_source(normalize(t))}", f"{src} <= {literal_source(normalize(hi_pos))}"
-                first, second = (lt, le) if _digits(t) <= _digits(hi_pos) else (le, lt)
+                first, second = (lt, le) if significant_digits(t) <= significant_digits(hi_pos) else (le, lt)
                 lits.append(Literal(first, base_rank + 1))
                 lits.append(Literal(second, base_rank + 2))
             lits.append(Literal(f"{src} > 0", base_rank + 3))

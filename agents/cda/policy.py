@@ -20,7 +20,7 @@ from memkit.rules.schema import is_number
 from memkit.rules.values import value_key, values_equal
 
 from agents.cda.experiments import bisect_pairs, generalise, raised_fields, status_fields_of, sweep
-from agents.cda.hypotheses import nice_between
+from agents.cda.hypotheses import nice_between, significant_digits
 from agents.cda.induction import Inducer, induce_until_stable
 from agents.cda.predictions import predictions_of
 from agents.cda.session import DiscoverySession, Observation
@@ -335,8 +335,13 @@ class SystematicPolicy:
         f = b["field"]
         lo, hi = float(b["neg"].values[f]), float(b["pos"].values[f])
         a, z = min(lo, hi), max(lo, hi)
-        if z - a <= 0.01:
+        unit = 1.0 if a.is_integer() and z.is_integer() else 0.01
+        if z - a <= 0.01 or "edge" in b and z - a <= unit:
             return None
+        # near a boundary (within one order of magnitude), not while the interval still spans several
+        m = self._edge(b, lo, hi, unit) if z <= 8 * max(a, 1.0) else None
+        if m is not None:
+            return self._probe(session, b, m)
         # the roundest number in the middle half: intervals shrink by at least a quarter per
         # step, and round boundaries (100, 250, 1000) get probed exactly
         quarter = (z - a) / 4
@@ -351,6 +356,30 @@ class SystematicPolicy:
             if not (a < m < z):
                 return None
         b["steps"] += 1
+        return self._probe(session, b, m)
+
+    @staticmethod
+    def _edge(b: dict[str, Any], neg: float, pos: float, unit: float) -> float | None:
+        """One unit past a round end of the interval, once per end value (at most two per bisection).
+
+        Thresholds are mostly round numbers, and bisection by round midpoints
+        reaches one from a round end only in many steps (5000 .. 15000 probed at
+        12000, 10000, 8000, 7000, 6000): the probe one unit beyond the end tells
+        at once whether the boundary is there (> 5000 or >= 5000).
+        """
+        if abs(pos - neg) <= 2 * unit or len(b.setdefault("edges", [])) >= 2:
+            return None
+        toward = 1.0 if pos > neg else -1.0
+        for end, step in ((neg, toward * unit), (pos, -toward * unit)):
+            if end != 0 and significant_digits(end) <= 1 and end not in b["edges"]:
+                b["edges"].append(end)
+                b["edge"] = True
+                return round(end + step, 2)
+        return None
+
+    def _probe(self, session: DiscoverySession, b: dict[str, Any], m: float) -> Action:
+        """The bisection's positive write with its field set to ``m``."""
+        f = b["field"]
         values = dict(b["pos"].values)
         values[f] = int(m) if float(m).is_integer() else m
         rid = b["pos"].id if b["pos"].op != "insert" else session.platform.new_id(b["pos"].table)
@@ -415,7 +444,10 @@ class SystematicPolicy:
             trig_obs = [o for o in session.observations if o.action.table == lr.rule["table"] and o.action.op in lr.rule.get("events", [])]
             base_bad: int | None = None
             for alt in alts:
-                key = repr((rid, alt.get("condition"), alt.get("actions")))
+                # the pair, not the rival alone: a rival no seen write could tell from the rule's
+                # first version (over 1 vs over the budget's amount) may differ from its revision
+                # (over 10000, once bisected)
+                key = repr((rid, lr.rule.get("condition"), lr.rule.get("actions"), alt.get("condition"), alt.get("actions")))
                 if key in tested:
                     continue
                 tested.add(key)

@@ -246,3 +246,38 @@ def test_numbers_on_a_record_at_its_default_status_jump_the_queue_once_a_rule_se
     session.observations += _observe(platform, [Action("update", "copy", "C1", {"status": "available"})])  # ends on the hold shelf
     assert policy._status_writes_now_due(session, scratch) == [status_write]
     assert scratch["later"] == [[other]]
+
+
+_BUDGET = {
+    "format": "worldshift/1",
+    "name": "budget-A",
+    "tables": {
+        "budget": {"fields": {"amount": {"type": "number", "default": 0}, "committed": {"type": "number", "default": 0},
+                              "over": {"type": "boolean", "default": False}}},
+    },
+    "records": {"budget": [{"id": "B1", "amount": 100, "committed": 0, "over": False},
+                           {"id": "B2", "amount": 200, "committed": 0, "over": False}]},
+    "rules": [{"id": "over", "table": "budget", "events": ["update"], "when": "before",
+               "condition": "changed(committed) and current.committed > current.amount", "actions": [{"set": {"over": "true"}}]}],
+    "tests": [],
+}
+
+
+def test_a_rival_is_put_to_the_test_again_once_the_rule_it_rivals_is_revised(tmp_path):
+    # "over 1" and "over the amount" agree on every seen write moved to B2 (1000 and 1); once a
+    # bisection has revised the rule to "over 100", 150 on B2 (amount 200) tells the two apart
+    world = _load(tmp_path, _BUDGET)
+    platform = Platform(world)
+    obs = _observe(platform, [Action("update", "budget", "B1", {"committed": 1000}), Action("update", "budget", "B1", {"committed": 1})])
+    rule = {"table": "budget", "events": ["update"], "when": "before", "actions": [{"set": {"over": "true"}}]}
+    model = RuleModel(world.schema, world.name)
+    rid = model.add({**rule, "condition": "changed(committed) and current.committed > 1"}, reason="learned")
+    rival = {**rule, "condition": "current.amount < current.committed"}
+    session = _session(world, model, obs)
+    session.scratch["alternatives"] = {rid: [rival]}
+    policy = SystematicPolicy()
+    assert policy._disambiguations(session) == []
+    session.observations.extend(_observe(platform, [Action("update", "budget", "B1", {"committed": 150})]))
+    model.revise(rid, {**rule, "condition": "changed(committed) and current.committed > 100"}, reason="bisected")
+    probes = [a for _, a in policy._disambiguations(session)]
+    assert Action("update", "budget", "B2", {"committed": 150}) in probes

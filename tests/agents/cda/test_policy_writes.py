@@ -110,3 +110,32 @@ def test_a_bisection_across_two_records_first_checks_the_negative_end_on_the_pos
         outcomes.append(policy._bisect_step(session, b))  # type: ignore[arg-type]
     assert outcomes[0] is None  # approved at 40 too: the total is not the boundary
     assert outcomes[1] is not None and 40 < outcomes[1].values["total"] < 500
+
+
+def _bisect(fires, neg_total: float, pos_total: float) -> tuple[float, float, int]:
+    """Run a bisection on order.total against a world where ``fires(total)`` shows the rule: the
+    final (negative, positive) ends and the writes it took."""
+    slot = ("create", "order", "update", "approval")
+    b = {"neg": Action("update", "order", "O1", {"total": neg_total}), "pos": Action("update", "order", "O1", {"total": pos_total}),
+         "field": "total", "steps": 0, "slot": slot}
+    session = SimpleNamespace(scratch={"bisections": [b]})
+    policy, writes = SystematicPolicy(), 0
+    while (probe := policy._bisect_step(session, b)) is not None:  # type: ignore[arg-type]
+        writes += 1
+        b["pos" if fires(probe.values["total"]) else "neg"] = probe
+    return b["neg"].values["total"], b["pos"].values["total"], writes
+
+
+def test_a_bisection_finds_a_round_threshold_to_the_unit():
+    # midpoints alone probe 5000 .. 15000 at 12000, 10000, 8000, 7000, 6000 and run out of steps
+    # at 6000: "> 5000" was learned as ">= 6000"
+    assert _bisect(lambda t: t > 5000, 500, 127207)[:2] == (5000, 5001)
+    assert _bisect(lambda t: t >= 5000, 500, 127207)[:2] == (4999, 5000)
+    assert _bisect(lambda t: t < 20, 1000, 0)[:2] == (20, 19)
+
+
+def test_a_threshold_that_is_not_round_is_bisected_as_closely_as_before():
+    # at most two writes one unit past a round end, and the same interval as midpoints alone give
+    neg, pos, writes = _bisect(lambda t: t > 7325, 500, 127207)
+    assert neg <= 7325 < pos and pos - neg <= 200
+    assert writes <= SystematicPolicy().bisect_steps + 2
