@@ -67,6 +67,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="LION: also add the memory read to every decoder input position")
     r.add_argument("--memory-dropout", type=float, default=0.0, help="dropout on the memory read (LION)")
     r.add_argument("--value-init-std", type=float, default=None, help="std of the memory values' init (default dim**-0.5)")
+    r.add_argument("--memory-sparse", action="store_true",
+                   help="LION: sparse value gradients (SparseAdam): only the slots read in a step are updated")
     r.add_argument("--finetune-scope", choices=["all", "memory"], default="all",
                    help="LION variants on P1..: fine-tune every parameter, or only the memory, its query context and head")
     r.add_argument("--no-new-item-ids", dest="new_item_ids", action="store_false",
@@ -119,6 +121,7 @@ def _run(args: argparse.Namespace) -> int:
             memory_token=args.memory_token,
             memory_decoder=args.memory_decoder,
             value_init_std=args.value_init_std,
+            memory_sparse=args.memory_sparse,
             finetune_scope=args.finetune_scope,
             dropout=args.dropout,
             label_smoothing=args.label_smoothing,

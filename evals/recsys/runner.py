@@ -96,6 +96,10 @@ class RunSettings(BaseModel):
     memory_token: bool = Field(False, description="also append the memory read as an extra encoder token")
     memory_decoder: bool = Field(False, description="also add the memory read to every decoder input position")
     value_init_std: float | None = Field(None, ge=0.0, description="std of the values' init (None: dim ** -0.5)")
+    memory_sparse: bool = Field(
+        False, description="sparse value gradients with SparseAdam: only the slots read in a step are updated "
+        "(dense Adam keeps moving every slot it has momentum for)"
+    )
     finetune_scope: Literal["all", "memory"] = Field(
         "all", description="LION variants, periods 1..: train every parameter, or the memory (+ its query context and head) only"
     )
@@ -237,6 +241,7 @@ def build_model(method: str, settings: RunSettings, sids: SemanticIds) -> Genera
             topk=settings.topk,
             dropout=settings.memory_dropout,
             value_init_std=settings.value_init_std,
+            sparse=settings.memory_sparse,
         )
     config = RecConfig(
         d_model=settings.d_model,

@@ -55,3 +55,11 @@ def test_run_is_documented_in_help(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     for flag in ("--data", "--methods", "--epochs", "--limit-users", "--seed", "--json", "--plot", "--full"):
         assert flag in out
+
+
+def test_memory_sparse_flag_reaches_the_settings(tmp_path: Path) -> None:
+    out = tmp_path / "r.json"
+    argv = ["lion", "run", "--data", "synthetic", "--limit-users", "12", "--epochs", "1", "--finetune-epochs", "1",
+            "--methods", "lion", "--json", str(out)]
+    assert main([*argv, "--memory-sparse"]) == 0
+    assert json.loads(out.read_text())["settings"]["memory_sparse"] is True

@@ -106,3 +106,16 @@ def test_evaluation_results_follow_the_example_order(tmp_path: Path, monkeypatch
     assert [(p, u) for p, u, _ in result.hits] == expected
     targets = iter(prepared.sequences[e.user][e.pos] for p in range(1, 5) for e in period_examples(prepared.sequences, [p]))
     assert all((rank == 0) == (next(targets) % 2 == 1) for _, _, rank in result.hits)
+
+
+def test_memory_sparse_gives_the_lion_values_sparse_adam() -> None:
+    from evals.recsys.runner import build_model
+    from stores.parametric.product_key_memory import make_optimizers
+    from stores.parametric.semantic_ids import build_semantic_ids, item_vectors
+
+    sids = build_semantic_ids(item_vectors([[1, 2, 3, 4]] * 4, 8, dim=4, seed=0), 2, 4, seed=0)
+    for sparse in (True, False):
+        lion = build_model("lion", _settings(data="toys", methods=["lion"], memory_sparse=sparse), sids)
+        opts = make_optimizers(lion, 1e-3, 5e-2)
+        assert lion.memory.config.sparse is sparse
+        assert any(isinstance(o, torch.optim.SparseAdam) for o in opts) is sparse

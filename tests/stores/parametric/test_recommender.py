@@ -372,3 +372,32 @@ def test_encoder_block_in_training_without_dropout_is_the_evaluation_block() -> 
     # with attention dropout the written-out softmax path runs and stays finite
     layer = torch.nn.TransformerEncoderLayer(16, 2, 32, 0.5, batch_first=True, norm_first=True).train()
     assert torch.isfinite(_encoder_block(layer, x, pad)[~pad]).all()
+
+
+@pytest.mark.parametrize("sparse", [True, False])
+def test_sparse_values_move_only_where_the_step_reads(sids: SemanticIds, sparse: bool) -> None:
+    # SparseAdam updates only the slots a step reads; dense Adam keeps moving slots read in
+    # earlier steps of the same fine-tuning (their momentum), although nothing reads them now
+    torch.manual_seed(0)
+    pkm = PKMConfig(dim=16, n_keys=8, heads=2, topk=2, key_dim=8, sparse=sparse)
+    model = GenerativeRecommender(tiny_config(memory=pkm), sids)
+    reads: list[set[int]] = []
+    read = model.memory.read
+
+    def recording_read(*args: object, **kwargs: object):  # type: ignore[no-untyped-def]
+        out = read(*args, **kwargs)
+        reads.append(set(out.slots.flatten().tolist()))
+        return out
+
+    model.memory.read = recording_read  # type: ignore[method-assign]
+    values = [model.memory.values.weight.detach().clone()]
+    model.consolidate(
+        [make_batch(n=2, seed=s) for s in range(3)], epochs=2,
+        on_step=lambda _n: values.append(model.memory.values.weight.detach().clone()),
+    )
+    moved_unread = []
+    for step in range(1, len(values)):
+        changed = set(torch.nonzero((values[step] - values[step - 1]).abs().sum(1)).flatten().tolist())
+        assert changed, step
+        moved_unread.append(changed - reads[step - 1])
+    assert all(not m for m in moved_unread) if sparse else any(moved_unread)
