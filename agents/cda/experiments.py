@@ -42,15 +42,23 @@ def pick_records(state: State, table: str, k: int, rng: random.Random) -> list[d
     # the most referenced record first: writes on it reach the most related records, so
     # rules that act on children (reassign a user's tasks) show their effects
     incoming = _incoming_references(state, table)
+    defaults = _defaults(state, table, "boolean")
     chosen = [max(rows, key=lambda r: sum(incoming.get(r["id"], {}).values()))]
     while len(chosen) < min(k, len(rows)):
         covered = {src for c in chosen for src in incoming.get(c["id"], {})}
+        # flags every chosen record has raised: a rule that raises one (a manager becomes VIP)
+        # shows nothing on any of the chosen records
+        raised = [f for f, d in defaults.items() if all(c.get(f) not in (None, d) for c in chosen)]
 
-        def distance(r: dict[str, Any]) -> tuple[int, int, float]:
+        def distance(r: dict[str, Any]) -> tuple[int, int, int, float]:
             # first records referred to by kinds of records the chosen ones are not (a user with
-            # tasks after one with approvals), then records unlike the chosen ones
+            # tasks after one with approvals), then records unlike the chosen ones, and among
+            # those the ones whose flags are at the defaults the chosen ones have left (ahead of
+            # unlikeness, or with statuses counted too, this changed which claims and loans other
+            # families wrote, and cost them more than it gave)
             fresh = len(set(incoming.get(r["id"], {})) - covered)
-            return (fresh, min(sum(1 for f in r if f != "id" and r[f] != c.get(f)) for c in chosen), rng.random())
+            at_default = sum(1 for f in raised if r.get(f) in (None, defaults[f]))
+            return (fresh, min(sum(1 for f in r if f != "id" and r[f] != c.get(f)) for c in chosen), at_default, rng.random())
 
         best = max((r for r in rows if r not in chosen), key=distance)
         chosen.append(best)

@@ -65,3 +65,39 @@ def test_no_extra_writes_when_the_first_records_flags_are_at_their_defaults(tmp_
     plain = [a for phase in sweep(world.schema, world.initial_state(), random.Random(0)) for p, a in phase if "flags at their defaults" in p]
     assert plain == []
     assert writes
+
+
+_PEOPLE = {
+    "format": "worldshift/1",
+    "name": "people-A",
+    "tables": {
+        "user": {"fields": {"role": {"type": "choice", "choices": ["employee", "manager"], "default": "employee"},
+                            "vip": {"type": "boolean", "default": False},
+                            "active": {"type": "boolean", "default": True}}},
+        "task": {"fields": {"assigned_to": {"type": "reference", "ref": "user"}}},
+        "team": {"fields": {"lead": {"type": "reference", "ref": "user"}}},
+    },
+    "records": {
+        # U1 is written first (most referenced) and has left role and vip's defaults; U2 and U3
+        # both have tasks and differ from U1 in as many fields, but only U3 is at the defaults
+        "user": [{"id": "U1", "role": "manager", "vip": True, "active": True},
+                 {"id": "U2", "role": "employee", "vip": True, "active": False},
+                 {"id": "U3", "role": "employee", "vip": False, "active": True}],
+        "task": [{"id": "T1", "assigned_to": "U2"}, {"id": "T2", "assigned_to": "U3"}],
+        "team": [{"id": "M1", "lead": "U1"}, {"id": "M2", "lead": "U1"}, {"id": "M3", "lead": "U1"}],
+    },
+    "rules": [],
+    "tests": [],
+}
+
+
+def test_the_second_record_is_one_whose_flags_are_at_the_defaults_the_first_has_left(tmp_path):
+    from agents.cda.experiments import pick_records
+
+    path = tmp_path / "people-A.yaml"
+    path.write_text(yaml.safe_dump(_PEOPLE))
+    state = load_world(path).initial_state()
+    # a manager already VIP shows no "becomes manager -> VIP" rule, a user already inactive no
+    # "deactivated -> tasks unassigned" rule: the second record must be one that can show both
+    seconds = {pick_records(state, "user", 2, random.Random(seed))[1]["id"] for seed in range(20)}
+    assert seconds == {"U3"}
