@@ -336,7 +336,8 @@ class SystematicPolicy:
         lo, hi = float(b["neg"].values[f]), float(b["pos"].values[f])
         a, z = min(lo, hi), max(lo, hi)
         unit = 1.0 if a.is_integer() and z.is_integer() else 0.01
-        if z - a <= 0.01 or "edge" in b and z - a <= unit:
+        # once a probe past an end was made, the boundary is wanted to the unit, not finer
+        if z - a <= 0.01 or b.get("edges") and z - a <= unit:
             return None
         # near a boundary (within one order of magnitude), not while the interval still spans several
         m = self._edge(b, lo, hi, unit) if z <= 8 * max(a, 1.0) else None
@@ -373,7 +374,6 @@ class SystematicPolicy:
         for end, step in ((neg, toward * unit), (pos, -toward * unit)):
             if end != 0 and significant_digits(end) <= 1 and end not in b["edges"]:
                 b["edges"].append(end)
-                b["edge"] = True
                 return round(end + step, 2)
         return None
 
