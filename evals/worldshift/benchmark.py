@@ -272,10 +272,15 @@ def run_benchmark(
     worlds: Sequence[World],
     *,
     progress: Callable[[str, int, int], None] | None = None,
+    on_result: Callable[[dict[str, Any]], None] | None = None,
     store: Any = None,
     llm_policy_factory: Callable[[], Any] | None = None,
 ) -> dict[str, Any]:
-    """Run every method over the family for every seed; return the JSON-able results."""
+    """Run every method over the family for every seed; return the JSON-able results.
+
+    ``progress`` hears (label, writes done, budget) during discovery; ``on_result`` gets each
+    (method, seed, world) row as soon as it is scored, for a log of a long run as it goes.
+    """
     settings.validate()
     if "llm" in settings.methods and llm_policy_factory is None:
         raise ConfigError("method 'llm' needs an endpoint: set MEMKIT_LLM_BASE_URL and MEMKIT_LLM_MODEL (and MEMKIT_LLM_API_KEY)")
@@ -337,6 +342,8 @@ def run_benchmark(
                     "active_rules": len(model_w.active()),
                     "curve": curve,
                 })
+                if on_result is not None:
+                    on_result(rows[-1])
                 if store is not None and method in _LEARNING:
                     store.save(model_w, f"{method}/{seed}/{world.name}")
                 model = model_w

@@ -14,7 +14,7 @@ from memkit.errors import ConfigError
 from evals.worldshift.benchmark import DEFAULT_METHODS, METHODS, BenchmarkSettings, run_benchmark
 from evals.worldshift.worlds_index import DEFAULT_FAMILY, load_named_world
 
-__all__ = ["add_run_parser", "render_table", "plot_iou"]
+__all__ = ["add_run_parser", "render_table", "result_line", "plot_iou"]
 
 
 def add_run_parser(sub: argparse._SubParsersAction) -> None:
@@ -83,7 +83,13 @@ def _run(args: argparse.Namespace) -> int:
                 tasks[label] = progress.add_task(label, total=total)
             progress.update(tasks[label], completed=done)
 
-        results = run_benchmark(settings, worlds, progress=on_progress, store=store, llm_policy_factory=factory)
+        def on_result(row: dict[str, Any]) -> None:
+            # printed above the bars, and in a log where a terminal's bars do not show: a run of
+            # several families and seeds can take an hour
+            progress.console.print(result_line(row))
+
+        results = run_benchmark(settings, worlds, progress=on_progress, on_result=on_result, store=store,
+                                llm_policy_factory=factory)
     console.print(render_table(results))
     if args.json_path:
         Path(args.json_path).parent.mkdir(parents=True, exist_ok=True)
@@ -95,6 +101,15 @@ def _run(args: argparse.Namespace) -> int:
     if store is not None:
         store.close()
     return 0
+
+
+def result_line(row: dict[str, Any]) -> str:
+    """One line for a finished (method, seed, world): its scores, writes and time."""
+    retired = row.get("deleted_rule_retired")
+    tail = "" if retired is None else f", deleted rule {'retired' if retired else 'NOT retired'}"
+    return (f"{row['method']} {row['world']} seed {row['seed']}: IoU {row['iou']:.3f} (precision {row['precision']:.3f}, "
+            f"recall {row['recall']:.3f}), rules {row['rules_recovered']}/{row['rules_true']}, {row['writes']} writes, "
+            f"{row['seconds']:.1f} s{tail}")
 
 
 def _pm(mean: float, std: float, fmt: str = "{:.3f}") -> str:

@@ -149,7 +149,13 @@ def test_cli_run_writes_json_and_plot(tmp_path, capsys):
     data = json.loads(out_json.read_text())
     assert {r["method"] for r in data["results"]} == {"none", "oracle"}
     assert out_png.read_bytes()[:4] == b"\x89PNG"
-    assert "oracle" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "oracle" in out
+    # each world's result is logged as it is scored, before the table
+    lines = out.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("oracle example-A seed 0: IoU 1.000"))
+    assert first < next(i for i, line in enumerate(lines) if "EnterpriseWorldShift: side-effect" in line)
+    assert any(line.startswith("none example-B seed 0: IoU 0.000") and "deleted rule" not in line for line in lines)
 
 
 @pytest.mark.parametrize(
