@@ -8,7 +8,7 @@ examples.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -37,6 +37,10 @@ class Example:
     # the maskings applied to the observation's view, in order: with the observation it
     # determines the example, so values computed on it can be kept (see Inducer)
     view: tuple[Any, ...] = ()
+    # values kept for this observation (see example_of); aggregates are kept per view and state
+    # seen: an example is frozen in use, and scoring thousands of candidate expressions would
+    # otherwise rescan a table for each
+    cache: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def written(self, schema: Schema) -> Record:
         """The record as the write itself made it, before any rule ran (previous + values, or defaults + values)."""
@@ -50,7 +54,7 @@ class Example:
         cur = dict(self.current)
         cur[field] = self.written(schema).get(field)
         return Example(self.obs, self.table, self.event, self.record_id, cur, self.previous, self.before, self.after,
-                       (*self.view, ("field", field)))
+                       (*self.view, ("field", field)), self.cache)
 
     def masking_after(self, table: str, changes: dict[str, str | None]) -> Example:
         """This example with the after-state's ``table`` records put back as they were before
@@ -69,16 +73,22 @@ class Example:
         if table == self.table and self.record_id in changes and changes[self.record_id] is not None:
             current = after.get(table, self.record_id) or current
         return Example(self.obs, self.table, self.event, self.record_id, current, self.previous, self.before, after,
-                       (*self.view, ("after", table, tuple(sorted(changes.items(), key=repr)))))
+                       (*self.view, ("after", table, tuple(sorted(changes.items(), key=repr)))), self.cache)
 
     def ctx(self, *, after_rule: bool, row: Record | None = None, row_table: str | None = None) -> EvalContext:
         """An evaluation context as a before rule (state before) or an after rule (state after) sees it."""
         state = self.after if after_rule else self.before
-        return EvalContext(state, self.table, current=self.current, previous=self.previous, row=row, row_table=row_table, event=self.event)
+        memo = self.cache.setdefault(("aggregates", self.view, after_rule), {})
+        return EvalContext(state, self.table, current=self.current, previous=self.previous, row=row, row_table=row_table,
+                           event=self.event, memo=memo)
 
 
-def example_of(obs: Observation, schema: Schema) -> Example:
-    """The Example view of an observation (``after`` must be set on it)."""
+def example_of(obs: Observation, schema: Schema, cache: dict[Any, Any] | None = None) -> Example:
+    """The Example view of an observation (``after`` must be set on it).
+
+    ``cache`` is where values computed on the observation's examples are kept (one dict per
+    observation, the same on every call for it); without it they live as long as the example.
+    """
     a = obs.action
     after: State = obs.after  # type: ignore[attr-defined]
     spec = schema.tables[a.table]
@@ -91,7 +101,7 @@ def example_of(obs: Observation, schema: Schema) -> Example:
     else:
         previous = obs.before.get(a.table, a.id) or spec.empty_record()
         current = previous
-    return Example(obs, a.table, a.op, a.id, current, previous, obs.before, after)
+    return Example(obs, a.table, a.op, a.id, current, previous, obs.before, after, (), {} if cache is None else cache)
 
 
 @lru_cache(maxsize=200_000)

@@ -84,12 +84,12 @@ class Inducer:
 
     def __init__(self, schema: Schema, *, may_edit: Callable[[str], bool] = lambda rid: True,
                  memo: dict[Any, list[LearnedSlot]] | None = None, predictions: PredictionCache | None = None,
-                 literal_values: dict[int, tuple[Observation, dict[Any, bool]]] | None = None) -> None:
+                 literal_values: dict[int, tuple[Observation, dict[Any, Any]]] | None = None) -> None:
         self.schema = schema
         # whether a condition literal holds on an example, by observation (checked by identity)
         # and the example's view of it: a slot is learned again whenever its table gets a new
         # observation, and the old examples' literals are most of that work (shared across rounds
-        # when given)
+        # when given); the aggregates its examples evaluate are kept in the same per-observation dict
         self.literal_values = literal_values if literal_values is not None else {}
         # replays of the observations under the rules, shared across passes (and rounds, when given)
         self.predictions = predictions if predictions is not None else PredictionCache(schema)
@@ -307,7 +307,7 @@ class Inducer:
         kind, table = slot[0], slot[1]
         cases: list[tuple[int, Example, Any]] = []
         for i in sorted(among):
-            ex = example_of(observations[i], self.schema)
+            ex = self._example(observations[i])
             if kind == "own":
                 f = slot[3]
                 final = ex.after.get(table, ex.record_id)
@@ -373,7 +373,7 @@ class Inducer:
         for i, o in enumerate(observations):
             if i in among or o.action.table != table or o.action.op != event:
                 continue
-            ex = example_of(o, self.schema)
+            ex = self._example(o)
             final = o.after.get(table, o.action.id)  # type: ignore[union-attr]
             if final is None or not values_equal(final.get(f), ex.written(self.schema).get(f)):
                 continue
@@ -485,7 +485,7 @@ class Inducer:
         """
         kind, table, event = slot[0], slot[1], slot[2]
         trig = [o for o in observations if o.action.table == table and o.action.op == event]
-        examples = [example_of(o, self.schema) for o in trig]
+        examples = [self._example(o) for o in trig]
         index0 = {id(o): i for i, o in enumerate(observations)}
         if kind == "own":
             # the snapshot shows an override even of a field the write itself set (effects hide those)
@@ -498,7 +498,7 @@ class Inducer:
         if not pos:
             return None
         pool_obs = [o for o in observations if o.action.table == table and (kind != "own" or o.action.op != "delete")]
-        pool_ex = [example_of(o, self.schema) for o in pool_obs]
+        pool_ex = [self._example(o) for o in pool_obs]
         pool_pos = [i for i, o in enumerate(pool_obs) if effects_in_slot((kind, table, o.action.op, *slot[3:]), o.action, o.effects)]
         pool = (pool_ex, pool_pos) if len(pool_pos) > len(pos) and only is None else None
         if kind == "own":
@@ -589,15 +589,24 @@ class Inducer:
         self._cond_alts[chosen] = [c for c in dict.fromkeys(_dnf_source(d) for d in self._dnf_alternatives(dnf, found, lits, truth, pos, neg)) if c != chosen][:4]
         return chosen
 
+    def _observation_cache(self, obs: Observation) -> dict[Any, Any]:
+        """The dict of values kept for ``obs`` (checked by identity: ids of dropped observations are reused)."""
+        entry = self.literal_values.get(id(obs))
+        if entry is None or entry[0] is not obs:
+            entry = self.literal_values[id(obs)] = (obs, {})
+        return entry[1]
+
+    def _example(self, obs: Observation) -> Example:
+        """The Example view of ``obs``, keeping what is computed on it across slots and rounds."""
+        return example_of(obs, self.schema, self._observation_cache(obs))
+
     def _holds(self, src: str, ex: Example, after_rule: bool) -> bool:
         """Whether the literal ``src`` is true on ``ex`` (kept per observation and view)."""
-        entry = self.literal_values.get(id(ex.obs))
-        if entry is None or entry[0] is not ex.obs:
-            entry = self.literal_values[id(ex.obs)] = (ex.obs, {})
+        cache = self._observation_cache(ex.obs)
         key = (ex.table, ex.view, after_rule, src)
-        value = entry[1].get(key)
+        value = cache.get(key)
         if value is None:
-            value = entry[1][key] = eval_on(src, self.schema, ex, after_rule=after_rule) is True
+            value = cache[key] = eval_on(src, self.schema, ex, after_rule=after_rule) is True
         return value
 
     def _dnf_alternatives(self, dnf: list[list[str]], found: list[list[list[str]]], lits: Sequence[Any],

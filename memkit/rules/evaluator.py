@@ -26,6 +26,12 @@ class EvalContext:
     after rule re-reads the stored record at each use); ``table`` is the
     rule's table (for ``changed``); ``row`` and ``row_table`` are set inside
     ``update_where`` / ``delete_where`` / ``count`` / ``sum``.
+
+    ``memo``, when given, keeps the value of each top-level ``count`` / ``sum``
+    (one not inside another's where clause) for reuse: only for a context whose
+    state, current and previous records do not change while it is in use (rule
+    discovery scores thousands of candidates on one frozen example; the engine,
+    which writes as it goes, leaves it unset).
     """
 
     state: State
@@ -36,6 +42,7 @@ class EvalContext:
     row_table: str | None = None
     event: str = "update"
     extra: dict[str, object] = field(default_factory=dict)
+    memo: dict[str, Value] | None = None
 
     def current_record(self) -> Record | None:
         cur = self.current
@@ -199,8 +206,19 @@ def _compile_call(node: Call, schema: Schema, table: str, row_table: str | None)
         where_node = args[-1]
         fwhere = compile_expression(where_node, schema, table, tname)
         fname = (args[1].name if isinstance(args[1], BareName) else str(args[1])) if name == "sum" else None
+        # the same aggregate compiled inside different expressions shares one memo entry
+        memo_key = f"{table}|{node!r}"
 
         def aggregate(ctx: EvalContext) -> Value:
+            memo = ctx.memo
+            if memo is not None and ctx.row is None:
+                value = memo.get(memo_key, _UNSET)
+                if value is _UNSET:
+                    value = memo[memo_key] = scan(ctx)
+                return value
+            return scan(ctx)
+
+        def scan(ctx: EvalContext) -> Value:
             saved_row, saved_table = ctx.row, ctx.row_table
             total: float = 0.0
             n = 0
@@ -221,6 +239,9 @@ def _compile_call(node: Call, schema: Schema, table: str, row_table: str | None)
 
         return aggregate
     raise TypeError(f"unknown function {name}")
+
+
+_UNSET = object()
 
 
 def evaluate(node: Expr, ctx: EvalContext) -> Value:

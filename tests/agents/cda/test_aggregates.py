@@ -84,3 +84,24 @@ def test_a_flag_may_be_a_comparison_of_two_numbers(claims):
     assert "current.net <= current.policy.cover" in flag
     # a flag that is always the same is a constant, not a comparison
     assert not any(" > " in src for src in value_candidates(claims.schema, "claim", [True, True], target_type="boolean"))
+
+
+def test_examples_of_one_observation_share_kept_aggregates_per_view(claims):
+    obs = _observe(claims, Action("update", "claim", "C1", {"status": "paid"}))
+    src = "count(claim, row.handler == current.handler and row.status in ['new', 'review', 'approved'])"
+    cache: dict = {}
+    first = example_of(obs, claims.schema, cache)
+    want_after = eval_on(src, claims.schema, first, after_rule=True)
+    want_before = eval_on(src, claims.schema, first, after_rule=False)
+    masked = first.masking_after("claim", {"C1": "status"})
+    want_masked = eval_on(src, claims.schema, masked, after_rule=True)
+    # a second example of the same observation (a later round) finds them kept, and every value
+    # equals what an example with nothing kept computes
+    again = example_of(obs, claims.schema, cache)
+    fresh = example_of(obs, claims.schema)
+    assert eval_on(src, claims.schema, again, after_rule=True) == want_after == eval_on(src, claims.schema, fresh, after_rule=True)
+    assert eval_on(src, claims.schema, again, after_rule=False) == want_before == eval_on(src, claims.schema, fresh, after_rule=False)
+    assert eval_on(src, claims.schema, again.masking_after("claim", {"C1": "status"}), after_rule=True) == want_masked \
+        == eval_on(src, claims.schema, fresh.masking_after("claim", {"C1": "status"}), after_rule=True)
+    assert want_masked != want_after  # the view matters: the masked write is still open
+    assert len([k for k in cache if k[0] == "aggregates"]) == 3

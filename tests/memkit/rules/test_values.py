@@ -228,3 +228,23 @@ def test_changed_on_delete_is_false(world):
     ctx = EvalContext(state, "item", current=rec, previous=rec, event="delete")
     for f in ("n", "s", "b", "parent"):
         assert evaluate(parse_expression(f"changed({f})"), ctx) is False
+
+
+def test_a_memo_shares_each_top_level_aggregate_and_changes_no_value(world):
+    state = world.initial_state()
+    cur = state.get("item", "I3")
+    memo: dict = {}
+    texts = ["count(item, row.n > 1)", "count(item, row.n > 1) * 2", "round(sum(item, n, true) / 3, 2)",
+             "count(item, row.n > 1) + sum(item, n, true)",
+             # an aggregate inside another's where clause depends on the row: never kept
+             "count(item, count(item, row.parent == current.id) == 0)"]
+    for text in texts:
+        plain = evaluate(parse_expression(text), EvalContext(state, "item", current=cur, previous=cur))
+        kept = evaluate(parse_expression(text), EvalContext(state, "item", current=cur, previous=cur, memo=memo))
+        assert same(kept, plain), text
+    assert len(memo) == 3  # count(item, row.n > 1), sum(item, n, true), and the outer count of the last
+    # kept values are reused by any expression that holds the same aggregate (the context is
+    # promised frozen: a record added afterwards is seen only with a new memo)
+    state.put("item", {**cur, "id": "I9", "n": 10})
+    assert evaluate(parse_expression("count(item, row.n > 1) * 10"), EvalContext(state, "item", current=cur, memo=memo)) == 20
+    assert evaluate(parse_expression("count(item, row.n > 1) * 10"), EvalContext(state, "item", current=cur, memo={})) == 30
