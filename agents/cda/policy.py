@@ -227,6 +227,7 @@ class SystematicPolicy:
                         values = {k: v for k, v in rows[0].items() if k not in ("id", fname) and v is not None}
                         out.append((f"insert {t} without {fname}", Action("insert", t, session.platform.new_id(t), values)))
         out.extend(self._intermediate_probes(session))
+        out.extend(self._recount_events(session))
         out.extend(self._disambiguations(session))
         out.extend(self._bisections(session))
         return out
@@ -465,6 +466,69 @@ class SystematicPolicy:
                     seen.add(repr(probe.to_dict()))
                     out.append((f"disambiguate {rid}", probe))
         return out
+
+
+    def _recount_events(self, session: DiscoverySession) -> list[tuple[str, Action]]:
+        """For a recount the model has on only some of insert/update/delete, the missing event
+        tried on a record the total counts (once per rule version and event).
+
+        A total kept over a table's records (a member's open loans, a title's waiting holds) is
+        kept on every change of them, but the sweep deletes (or inserts) whichever record it
+        picks: a returned loan or a paid fine changes no total, and the rule is learned without
+        that event. The write is the first one on which the model with the event added and the
+        model as it is predict different effects.
+        """
+        s = self._scratch(session)
+        tested: set[str] = s.setdefault("recount_events", set())
+        schema = session.platform.schema()
+        state = session.platform_initial
+        rules = session.model.active_rules()
+        engine = Engine(schema, rules)
+        seen = {repr(o.action.to_dict()) for o in session.observations}
+        base_effects: dict[str, Counter[tuple[Any, ...]] | None] = {}
+        out: list[tuple[str, Action]] = []
+        for lr in session.model.active():
+            rule = lr.rule
+            if rule.get("when") != "after" or not _is_recount(rule):
+                continue
+            table = rule["table"]
+            for event in ("insert", "update", "delete"):
+                if event in rule["events"]:
+                    continue
+                key = repr((lr.id, rule.get("condition"), rule.get("actions"), rule["events"], event))
+                if key in tested:
+                    continue
+                tested.add(key)
+                try:
+                    rival = parse_rule({**rule, "events": [*rule["events"], event]}, schema)
+                except MemkitError:
+                    continue
+                rival_engine = Engine(schema, [rival if r.id == lr.id else r for r in rules])
+                probe = _first_disagreement(engine, rival_engine, state, _event_candidates(session, table, event), seen, base_effects)
+                if probe is not None:
+                    seen.add(repr(probe.to_dict()))
+                    out.append((f"recount {lr.id} on {event}", probe))
+        return out
+
+
+def _is_recount(rule: dict[str, Any]) -> bool:
+    """Whether the rule sets a field to a count or sum over its own table's records."""
+    pattern = re.compile(rf"\b(count|sum)\(\s*'?{re.escape(rule['table'])}'?\s*,")
+    return any(pattern.search(str(v)) for act in rule.get("actions", []) for part in act.values()
+               if isinstance(part, dict) for v in part.get("set", {}).values())
+
+
+def _event_candidates(session: DiscoverySession, table: str, event: str, limit: int = 400) -> list[Action]:
+    """Writes of ``event`` on ``table``: every record deleted, every record inserted again as a
+    clone, or the updates seen on the table moved to other records."""
+    rows = session.platform_initial.rows(table)
+    if event == "delete":
+        return [Action("delete", table, r["id"], {}) for r in rows][:limit]
+    if event == "insert":
+        return [Action("insert", table, session.platform.new_id(table), {k: v for k, v in r.items() if k != "id" and v is not None})
+                for r in rows[:limit]]
+    seen_updates = [o for o in session.observations if o.action.table == table and o.action.op == "update"]
+    return _candidates(seen_updates, session.platform_initial, session, limit)
 
 
 def _narrow(b: dict[str, Any], obs: Observation) -> None:

@@ -139,3 +139,31 @@ def test_a_threshold_that_is_not_round_is_bisected_as_closely_as_before():
     neg, pos, writes = _bisect(lambda t: t > 7325, 500, 127207)
     assert neg <= 7325 < pos and pos - neg <= 200
     assert writes <= SystematicPolicy().bisect_steps + 2
+
+
+def test_a_recount_learned_without_delete_is_tried_on_deleting_a_record_it_counts():
+    # the sweep's delete may pick a claim the total does not count (a paid one) and show nothing;
+    # the recount's delete is then tried on a claim that is counted, where the two models differ
+    from pathlib import Path
+
+    from memkit.rules import Engine, load_world
+    from agents.cda.session import DiscoverySession
+
+    claims = load_world(Path(__file__).parent / "worlds" / "claims-A.yaml")
+    model = RuleModel(claims.schema, claims.name)
+    recount = "count(claim, row.handler == current.handler and row.status in ['new', 'review', 'approved'])"
+    model.add({"table": "claim", "events": ["insert", "update"], "when": "after",
+               "actions": [{"update": {"target": "current.handler", "set": {"open_claims": recount}}}]}, reason="test")
+    platform = Platform(claims)
+    session = DiscoverySession(platform, model, budget=10, world=claims.name, platform_initial=platform.snapshot())
+    planned = SystematicPolicy()._recount_events(session)
+    deletes = [a for p, a in planned if a.op == "delete"]
+    assert [p for p, a in planned if a.op == "delete"] == [f"recount {model.active()[0].id} on delete"]
+    state = claims.initial_state()
+    counted = state.get("claim", deletes[0].id)["status"] in ("new", "review", "approved")
+    assert counted
+    # the world agrees: deleting it changes the handler's total
+    truth = Engine(claims.schema, claims.rules).run(state, deletes[0]).effects
+    assert any(e[0] == "set" and e[3] == "open_claims" for e in truth)
+    # asked again for the same rule version, it plans nothing more
+    assert SystematicPolicy()._recount_events(session) == []
