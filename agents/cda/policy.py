@@ -467,7 +467,6 @@ class SystematicPolicy:
                     out.append((f"disambiguate {rid}", probe))
         return out
 
-
     def _recount_events(self, session: DiscoverySession) -> list[tuple[str, Action]]:
         """For a recount the model has on only some of insert/update/delete, the missing event
         tried on a record the total counts (once per rule version and event).
