@@ -601,8 +601,9 @@ class Inducer:
         return example_of(obs, self.schema, self._observation_cache(obs))
 
     def _holds(self, src: str, ex: Example, after_rule: bool) -> bool:
-        """Whether the literal ``src`` is true on ``ex`` (kept per observation and view)."""
-        cache = self._observation_cache(ex.obs)
+        """Whether the literal ``src`` is true on ``ex`` (kept per observation and view, in the
+        observation's dict that every example built by :meth:`_example` carries)."""
+        cache = ex.cache
         key = (ex.table, ex.view, after_rule, src)
         value = cache.get(key)
         if value is None:

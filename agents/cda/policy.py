@@ -12,10 +12,11 @@ import math
 import random
 import re
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from memkit.errors import MemkitError
-from memkit.rules import Action, Engine, effect_key, parse_rule, same_effects
+from memkit.rules import Action, Engine, Rule, Schema, effect_key, parse_rule, same_effects
 from memkit.rules.schema import is_number
 from memkit.rules.values import value_key, values_equal
 
@@ -452,11 +453,9 @@ class SystematicPolicy:
                 if key in tested:
                     continue
                 tested.add(key)
-                try:
-                    rival = parse_rule({**alt, "id": rid}, schema)
-                except MemkitError:
+                rival_engine = _engine_with(schema, rules, {**alt, "id": rid})
+                if rival_engine is None:
                     continue
-                rival_engine = Engine(schema, [rival if r.id == rid else r for r in rules])
                 if base_bad is None:
                     base_bad = _mismatches(engine, trig_obs)
                 if _mismatches(rival_engine, trig_obs) > base_bad:
@@ -498,16 +497,24 @@ class SystematicPolicy:
                 if key in tested:
                     continue
                 tested.add(key)
-                try:
-                    rival = parse_rule({**rule, "events": [*rule["events"], event]}, schema)
-                except MemkitError:
+                rival_engine = _engine_with(schema, rules, {**rule, "events": [*rule["events"], event]})
+                if rival_engine is None:
                     continue
-                rival_engine = Engine(schema, [rival if r.id == lr.id else r for r in rules])
                 probe = _first_disagreement(engine, rival_engine, state, _event_candidates(session, table, event), seen, base_effects)
                 if probe is not None:
                     seen.add(repr(probe.to_dict()))
                     out.append((f"recount {lr.id} on {event}", probe))
         return out
+
+
+def _engine_with(schema: Schema, rules: Sequence[Rule], rule: dict[str, Any]) -> Engine | None:
+    """An engine of ``rules`` with the one of the same id replaced by ``rule`` (a rival version of
+    it); None when ``rule`` does not parse."""
+    try:
+        rival = parse_rule(rule, schema)
+    except MemkitError:
+        return None
+    return Engine(schema, [rival if r.id == rival.id else r for r in rules])
 
 
 def _is_recount(rule: dict[str, Any]) -> bool:
