@@ -123,7 +123,7 @@ class Inducer:
                 if not same_effects(got.get(slot, []), want.get(slot, [])):
                     bad[slot] += 1
             for f in obs.action.values:
-                if _written_field_wrong(obs, result, f):
+                if _written_field_wrong(obs, result, f) or _written_choice_missed(obs, result, f):
                     bad[("own", obs.action.table, obs.action.op, f)] += 1
         return dict(bad)
 
@@ -1098,6 +1098,20 @@ def _written_field_wrong(obs: Observation, result: ActionResult, f: str) -> bool
     # (learn_slot's positives), and flagging a miss there sent induction after every written
     # number a rule recomputes (constant rules, one per value)
     return final is not None and values_equal(final.get(f), written) and not values_equal(result.written_final[f], written)
+
+
+def _written_choice_missed(obs: Observation, result: ActionResult, f: str) -> bool:
+    """Whether the world overrode a flag or choice the write set on its own record (an emergency
+    admission inserted as cancelled comes out admitted) and the rules do not. Side effects leave
+    such a field out, so nothing else points induction at the rule. Numbers are left to the
+    effects: a recomputed amount written over shows up elsewhere, and flagging it sent induction
+    after one constant rule per written value."""
+    if obs.action.op == "delete" or f not in obs.action.values or f not in result.written_final or obs.after is None:
+        return False
+    final = obs.after.get(obs.action.table, obs.action.id)
+    if final is None or final.get(f) is None or is_number(final.get(f)):
+        return False
+    return not values_equal(final.get(f), obs.action.values[f]) and not values_equal(result.written_final[f], final.get(f))
 
 
 def _lands_on(slot: Slot) -> tuple[str, str]:

@@ -199,10 +199,15 @@ class SystematicPolicy:
         state = session.platform_initial
         # generalise each positive trigger (an observation whose effects a rule explains) once
         for obs in session.observations:
-            if not obs.effects or obs.purpose.startswith(("generalise", "bisect")):
+            if obs.purpose.startswith(("generalise", "bisect")):
+                continue
+            # a field the write set that the record does not hold afterwards is a before rule's
+            # effect too, though side effects leave it out (an emergency admission inserted as
+            # cancelled that comes out admitted): such an outcome is generalised like any other
+            slots = sorted({*slots_of_effects(obs.action, obs.effects), *(("own", obs.action.table, obs.action.op, f) for f in _overridden(obs))})
+            if not slots:
                 continue
             # one generalisation per kind of outcome: the same slots from the same kind of write
-            slots = sorted(slots_of_effects(obs.action, obs.effects))
             key = repr((obs.action.op, obs.action.table, slots))
             if key in s["generalised"]:
                 continue
@@ -438,7 +443,7 @@ class SystematicPolicy:
         active = {r.id for r in rules}
         # the current rules' replays and predictions are the same for every rival: computed once
         # (most of this planning step's engine runs on large worlds went to recomputing them)
-        base_effects: dict[str, Counter[tuple[Any, ...]] | None] = {}
+        base_effects: dict[str, _Outcome | None] = {}
         for rid, alts in sorted(s.get("alternatives", {}).items()):
             if rid not in active:
                 continue
@@ -483,7 +488,7 @@ class SystematicPolicy:
         rules = session.model.active_rules()
         engine = Engine(schema, rules)
         seen = {repr(o.action.to_dict()) for o in session.observations}
-        base_effects: dict[str, Counter[tuple[Any, ...]] | None] = {}
+        base_effects: dict[str, _Outcome | None] = {}
         out: list[tuple[str, Action]] = []
         for lr in session.model.active():
             rule = lr.rule
@@ -598,10 +603,14 @@ def _cross_record_pairs(labelled: list[tuple[Action, bool]], state: Any, fields:
 
 
 def _candidates(trig_obs: list[Observation], state: Any, session: DiscoverySession, limit: int = 400) -> list[Action]:
-    """Writes seen on a trigger: with one field left out (updates), moved to other records (updates,
-    deletes) or other parents (inserts)."""
+    """Writes seen on a trigger: with one field left out (updates, inserts), moved to other records
+    (updates, deletes) or other parents (inserts)."""
     out: list[Action] = []
     schema = state.schema
+    # an insert with one field left out (the state a clone happened to carry, left to its
+    # default) first: moving inserts under every other parent would fill the limit before them
+    out.extend(Action("insert", o.action.table, session.platform.new_id(o.action.table), {g: v for g, v in o.action.values.items() if g != f})
+               for o in trig_obs[-12:] if o.action.op == "insert" and len(o.action.values) > 1 for f in o.action.values)
     for o in trig_obs[-12:]:
         a = o.action
         if a.op == "update" and len(a.values) > 1:
@@ -640,9 +649,20 @@ def _mismatches(engine: Engine, observations: list[Observation]) -> int:
     return bad
 
 
+_Outcome = tuple[Counter[tuple[Any, ...]], tuple[tuple[str, Any], ...]]
+
+
+def _outcome(engine: Engine, state: Any, action: Action) -> _Outcome:
+    """What a write shows: its side effects, and the final values of the fields it wrote on its own
+    record (side effects leave those out, but the record read afterwards shows a before rule that
+    overrode one: an emergency admission inserted as cancelled that comes out admitted)."""
+    result = engine.run(state, action)
+    return Counter(effect_key(e) for e in result.effects), tuple(sorted((f, value_key(v)) for f, v in result.written_final.items()))
+
+
 def _first_disagreement(engine: Engine, rival: Engine, state: Any, candidates: list[Action], seen: set[str],
-                        memo: dict[str, Counter[tuple[Any, ...]] | None]) -> Action | None:
-    """The first candidate on which the two rule sets predict different effects (and not yet run).
+                        memo: dict[str, _Outcome | None]) -> Action | None:
+    """The first candidate on which the two rule sets predict different outcomes (and not yet run).
 
     ``memo`` keeps ``engine``'s predictions by write, for the next rival tried against it.
     """
@@ -652,16 +672,16 @@ def _first_disagreement(engine: Engine, rival: Engine, state: Any, candidates: l
             continue
         if key not in memo:
             try:
-                memo[key] = Counter(effect_key(e) for e in engine.run(state, action).effects)
+                memo[key] = _outcome(engine, state, action)
             except MemkitError:
                 memo[key] = None
         a = memo[key]
         if a is None:
             continue
         try:
-            b = rival.run(state, action).effects
+            b = _outcome(rival, state, action)
         except MemkitError:
             continue
-        if a != Counter(effect_key(e) for e in b):
+        if a != b:
             return action
     return None
