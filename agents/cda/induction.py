@@ -103,6 +103,9 @@ class Inducer:
         # value expressions tried before the enumerated ones: a clamped expression found by
         # _best_cover is outside the enumeration, so the rule for its cover must be told of it
         self._value_hints: list[str] = []
+        # (table, field) numbers the model's before rules compute from other fields (a net amount
+        # from the loss): set per repair, read by _condition
+        self._computed: frozenset[tuple[str, str]] = frozenset()
 
     # -- residuals ----------------------------------------------------------
     def _predict(self, rules: Sequence[Rule], obs: Observation) -> tuple[list, list[str]]:
@@ -148,6 +151,21 @@ class Inducer:
             self._repair_slot(model, slot, obs, world, result)
         return result
 
+    def _computed_numbers(self, model: RuleModel, exclude: Sequence[str]) -> set[tuple[str, str]]:
+        """(table, field) numbers that active before rules other than ``exclude`` compute from an
+        expression (not a constant): inputs a later rule may threshold, not its own co-effects."""
+        out: set[tuple[str, str]] = set()
+        for lr in model.active():
+            rule = lr.rule
+            if lr.id in exclude or rule.get("when") != "before":
+                continue
+            fields = self.schema.tables[rule["table"]].fields
+            for act in rule["actions"]:
+                for f, src in act.get("set", {}).items():
+                    if f in fields and fields[f].type == "number" and re.search(r"[A-Za-z_]\w*\.", str(src)):
+                        out.add((rule["table"], f))
+        return out
+
     def _derived_downstream(self, model: RuleModel) -> set[tuple[str, str]]:
         """(table, field) pairs the model's rules derive when a record of the table changes, and
         (table, "+") for tables whose records its rules create: an effect there is likelier the
@@ -169,7 +187,8 @@ class Inducer:
         # what is left to explain: the slot's effects the model's other rules do not already give
         # (a cascade through another record's rule), so no second rule is learned for them
         learn_obs, explained = self._unexplained(model, slot, obs, existing)
-        key = (slot, sum(1 for o in obs if o.action.table == slot[1]), explained)
+        self._computed = frozenset(tf for tf in self._computed_numbers(model, existing) if tf[0] == slot[1])
+        key = (slot, sum(1 for o in obs if o.action.table == slot[1]), explained, self._computed)
         if key not in self.memo:
             self.memo[key] = self.learn_slot_split(slot, learn_obs)
         learned_all = self.memo[key]
@@ -539,6 +558,10 @@ class Inducer:
             # record as it was before the world set such fields; only when none fits there are
             # they read as they ended (a rule may read what an earlier rule derived)
             moved = {i: self._derived_fields(slot[1], target, [examples[i]]) for i in pos}
+            # a number the model's other before rules compute (the net amount from the loss) is
+            # an input this rule may read as it ended (severity from the net amount), not a co-effect
+            computed = {g for t, g in self._computed if t == slot[1]}
+            moved = {i: m - computed for i, m in moved.items()}
             derived = set().union(*moved.values())
             co_effects = sorted(g for g in derived if all(g in examples[i].obs.action.values or g in moved[i] for i in pos))
             if co_effects:

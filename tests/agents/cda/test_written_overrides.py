@@ -90,3 +90,25 @@ def test_a_rival_condition_on_an_overridden_field_gets_a_probe_the_world_answers
 def _shows(engine: Engine, state, action: Action) -> tuple:
     result = engine.run(state, action)
     return sorted(map(repr, result.effects)), result.written_final
+
+
+def test_a_threshold_on_a_number_another_known_rule_computes_reads_that_number():
+    # severity follows the net amount, which the model's net rule computes from the loss in the
+    # same write. Read as written the net shows nothing, and the loss with the excess fits these
+    # writes too (loss >= 1200 and excess <= 100), but predicts wrongly as soon as a high loss
+    # has a large excess or a low excess meets a loss just over: the condition reads the net
+    loss = load_world(Path(__file__).parent / "worlds" / "loss-A.yaml")
+    platform = Platform(loss)
+    writes = {"C1": 1500, "C2": 3000, "C3": 1200, "C4": 2500, "C5": 900, "C6": 1800}
+    obs = _observe(platform, [Action("update", "claim", cid, {"loss": v}) for cid, v in writes.items()])
+    model = RuleModel(loss.schema, loss.name)
+    model.add(loss.rule("net").to_dict(), reason="known")
+    Inducer(loss.schema).run(model, obs, loss.name)
+    severity = [lr.rule for lr in model.active() if "severity" in str(lr.rule["actions"])]
+    assert len(severity) == 1
+    condition = severity[0]["condition"]
+    assert "current.net " in condition and "loss" not in condition and "excess" not in condition
+    # and it predicts a write it has not seen: net 3000 - 500 = 2500 is high
+    probe = Action("update", "claim", "C5", {"loss": 3000, "excess": 500})
+    state = loss.initial_state()
+    assert Engine(loss.schema, model.active_rules()).run(state, probe).effects == Engine(loss.schema, loss.rules).run(state, probe).effects
