@@ -10,8 +10,8 @@ from memkit.rules import Action, load_world
 from memkit.rules.model import RuleModel
 
 from agents.cda.induction import Inducer
-from agents.cda.session import Observation
 from evals.worldshift.platform import Platform
+from tests.agents.cda.helpers import observe_writes
 
 _WORLD = {
     "format": "worldshift/1",
@@ -38,24 +38,13 @@ _ONE = {"id": "x", "table": "hold", "events": ["update"], "when": "after",
         "actions": [{"update": {"target": "current.title", "set": {"waiting": "1"}}}]}
 
 
-def _observe(platform: Platform, actions: list[Action]) -> list[Observation]:
-    out = []
-    before = platform.snapshot()
-    for action in actions:
-        platform.reset()
-        outcome = platform.write(action)
-        out.append(Observation(action, before, list(outcome.effects), outcome.rolled_back, "", platform.snapshot()))
-    platform.reset()
-    return out
-
-
 def _setup(tmp_path: Path):
     path = tmp_path / "holds-A.yaml"
     path.write_text(yaml.safe_dump(_WORLD))
     world = load_world(path)
     platform = Platform(world)
     # every update seen happens to leave one hold waiting: the constant 1 fits them all
-    obs = _observe(platform, [
+    obs = observe_writes(platform, [
         Action("update", "hold", "H1", {"state": "ready"}),
         Action("update", "hold", "H2", {"state": "cancelled"}),
         Action("update", "hold", "H3", {"state": "waiting"}),

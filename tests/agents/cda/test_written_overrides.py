@@ -14,8 +14,9 @@ from memkit.rules.world import World
 
 from agents.cda.induction import Inducer
 from agents.cda.policy import SystematicPolicy
-from agents.cda.session import DiscoverySession, Observation
+from agents.cda.session import DiscoverySession
 from evals.worldshift.platform import Platform
+from tests.agents.cda.helpers import observe_writes
 
 SLOT = ("own", "admission", "insert", "state")
 
@@ -23,17 +24,6 @@ SLOT = ("own", "admission", "insert", "state")
 @pytest.fixture(scope="module")
 def ward() -> World:
     return load_world(Path(__file__).parent / "worlds" / "ward-A.yaml")
-
-
-def _observe(platform: Platform, actions: list[Action]) -> list[Observation]:
-    initial = platform.snapshot()
-    out = []
-    for action in actions:
-        platform.reset()
-        outcome = platform.write(action)
-        out.append(Observation(action, initial, list(outcome.effects), outcome.rolled_back, "", platform.snapshot()))
-    platform.reset()
-    return out
 
 
 def _inserts() -> list[Action]:
@@ -50,7 +40,7 @@ def _inserts() -> list[Action]:
 
 
 def test_an_overridden_state_the_effects_leave_out_is_a_slot_to_explain(ward):
-    obs = _observe(Platform(ward), _inserts())
+    obs = observe_writes(Platform(ward), _inserts())
     # the effects show only the ward's count: the state the rule set is the write's own field
     assert not any(e[0] == "set" and e[1] == "admission" for e in obs[0].effects)
     assert obs[0].after.get("admission", "N1")["state"] == "admitted"
@@ -59,7 +49,7 @@ def test_an_overridden_state_the_effects_leave_out_is_a_slot_to_explain(ward):
 
 
 def test_an_insert_rule_is_conditioned_on_what_tells_positives_apart_not_on_what_was_written(ward):
-    obs = _observe(Platform(ward), _inserts())
+    obs = observe_writes(Platform(ward), _inserts())
     learned = Inducer(ward.schema).learn_slot(SLOT, obs)
     assert learned is not None
     # changed(bed) and state == 'cancelled' also separates them: a bed written along with the
@@ -74,7 +64,7 @@ def test_a_rival_condition_on_an_overridden_field_gets_a_probe_the_world_answers
              "condition": "current.state == 'cancelled'", "actions": [{"set": {"state": "'admitted'"}}]}
     rid = model.add(wrong, reason="test")
     session = DiscoverySession(platform, model, budget=10, world=ward.name, platform_initial=platform.snapshot())
-    session.observations.extend(_observe(platform, _inserts()))
+    session.observations.extend(observe_writes(platform, _inserts()))
     policy = SystematicPolicy()
     policy._scratch(session)["alternatives"] = {rid: [{**wrong, "condition": "current.priority == 'emergency'"}]}
     planned = policy._disambiguations(session)
@@ -100,7 +90,7 @@ def test_a_threshold_on_a_number_another_known_rule_computes_reads_that_number()
     loss = load_world(Path(__file__).parent / "worlds" / "loss-A.yaml")
     platform = Platform(loss)
     writes = {"C1": 1500, "C2": 3000, "C3": 1200, "C4": 2500, "C5": 900, "C6": 1800}
-    obs = _observe(platform, [Action("update", "claim", cid, {"loss": v}) for cid, v in writes.items()])
+    obs = observe_writes(platform, [Action("update", "claim", cid, {"loss": v}) for cid, v in writes.items()])
     model = RuleModel(loss.schema, loss.name)
     model.add(loss.rule("net").to_dict(), reason="known")
     Inducer(loss.schema).run(model, obs, loss.name)
