@@ -222,7 +222,8 @@ class Inducer:
                 if not set(model.get(target).rule["events"]) - {slot[2]}:
                     self.alternatives[target] = learned.alternatives
                     try:
-                        model.revise(target, {**rule, "id": target}, reason=f"observations in {world} contradict it ({_slot_text(slot)})", evidence=ev)
+                        model.revise(target, {**_with_order_of(model.get(target).rule, rule), "id": target},
+                                     reason=f"observations in {world} contradict it ({_slot_text(slot)})", evidence=ev)
                         result.revised.append(target)
                     except MemkitError:
                         result.failed.append(slot)
@@ -436,7 +437,7 @@ class Inducer:
     def _improves(self, model: RuleModel, target: str, rule: dict[str, Any], slot: Slot, obs: Sequence[Observation]) -> bool:
         """True when replacing ``target`` by ``rule`` explains this slot on these observations strictly better."""
         try:
-            new_rule = parse_rule({**rule, "id": target}, self.schema)
+            new_rule = parse_rule({**_with_order_of(model.get(target).rule, rule), "id": target}, self.schema)
         except MemkitError:
             return False
         current = model.active_rules()
@@ -1135,6 +1136,15 @@ def _written_choice_missed(obs: Observation, result: ActionResult, f: str) -> bo
     if final is None or final.get(f) is None or is_number(final.get(f)):
         return False
     return not values_equal(final.get(f), obs.action.values[f]) and not values_equal(result.written_final[f], final.get(f))
+
+
+def _with_order_of(old: dict[str, Any], rule: dict[str, Any]) -> dict[str, Any]:
+    """``rule`` (learned, at the default order) with the order ``old`` was given to run after the
+    rules that set what it reads: a revision that dropped it would read a derived number as the
+    write left it (the net amount before the net rule ran) and be judged, and predict, on that."""
+    if "order" in old and "order" not in rule:
+        return {**rule, "order": old["order"]}
+    return rule
 
 
 def _lands_on(slot: Slot) -> tuple[str, str]:

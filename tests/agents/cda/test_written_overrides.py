@@ -102,3 +102,24 @@ def test_a_threshold_on_a_number_another_known_rule_computes_reads_that_number()
     probe = Action("update", "claim", "C5", {"loss": 3000, "excess": 500})
     state = loss.initial_state()
     assert Engine(loss.schema, model.active_rules()).run(state, probe).effects == Engine(loss.schema, loss.rules).run(state, probe).effects
+
+
+def test_a_revised_rule_keeps_the_order_that_lets_it_read_a_computed_number():
+    # the severity rule was given order 110 to run after the net rule it reads; a moved threshold
+    # revises it, and the revision must still run after the net rule, or it reads the old net
+    loss = load_world(Path(__file__).parent / "worlds" / "loss-A.yaml")
+    platform = Platform(loss)
+    model = RuleModel(loss.schema, loss.name)
+    stale = {"table": "claim", "events": ["update"], "when": "before", "order": 110,
+             "condition": "changed(loss) and current.net >= 5000", "actions": [{"set": {"severity": "'high'"}}]}
+    rid = model.add(stale, reason="learned in an earlier world")  # added first: it would run first at one order
+    model.add(loss.rule("net").to_dict(), reason="known")
+    writes = {"C1": 1500, "C2": 3000, "C3": 1200, "C4": 2500, "C5": 900, "C6": 1800}
+    obs = observe_writes(platform, [Action("update", "claim", cid, {"loss": v}) for cid, v in writes.items()])
+    Inducer(loss.schema).run(model, obs, loss.name)
+    revised = model.get(rid)
+    assert revised.status == "active" and "5000" not in revised.rule["condition"]
+    assert revised.rule.get("order") == 110
+    probe = Action("update", "claim", "C5", {"loss": 3000, "excess": 500})
+    state = loss.initial_state()
+    assert Engine(loss.schema, model.active_rules()).run(state, probe).effects == Engine(loss.schema, loss.rules).run(state, probe).effects
