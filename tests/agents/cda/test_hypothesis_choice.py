@@ -14,7 +14,7 @@ from agents.cda.induction import Inducer
 from agents.cda.policy import SystematicPolicy, _cross_record_pairs
 from agents.cda.session import DiscoverySession, Observation
 from evals.worldshift.platform import Platform
-from tests.agents.cda.test_unify_events import _observe
+from tests.agents.cda.helpers import observe_writes
 
 
 def _table(columns: dict[str, list[bool]]):
@@ -163,7 +163,7 @@ def test_a_field_written_along_in_every_positive_gets_a_rival_and_an_experiment(
     world = _load(tmp_path, _LATE)
     writes = [("L1", {"days": 5, "renew": 0}), ("L2", {"days": 12, "renew": 0}), ("L3", {"days": 2, "renew": 0}),
               ("L4", {"days": 7}), ("L1", {"renew": 0}), ("L5", {"days": 0, "renew": 0})]
-    obs = _observe(Platform(world), [Action("update", "loan", rid, values) for rid, values in writes])
+    obs = observe_writes(Platform(world), [Action("update", "loan", rid, values) for rid, values in writes])
     inducer = Inducer(world.schema)
     learned = inducer.learn_slot(("own", "loan", "update", "state"), obs)
     assert learned is not None
@@ -208,7 +208,7 @@ def test_a_value_the_world_turned_into_another_is_written_on_the_record_in_the_m
     # shelf: the copy's own rule is probed by making the copy available directly
     world = _load(tmp_path, _SHELF)
     platform = Platform(world)
-    obs = _observe(platform, [Action("update", "loan", "L1", {"state": "returned"}), Action("update", "loan", "L2", {"state": "returned"})])
+    obs = observe_writes(platform, [Action("update", "loan", "L1", {"state": "returned"}), Action("update", "loan", "L2", {"state": "returned"})])
     assert ("set", "copy", "C1", "status", "on_hold_shelf") in [tuple(e) for e in obs[0].effects]
     model = RuleModel(world.schema, world.name)
     model.add(_SHELF["rules"][0], reason="learned from returns")
@@ -221,7 +221,7 @@ def test_a_number_the_world_computed_otherwise_is_no_intermediate_probe(tmp_path
     # the model's count is off (a wrong expression), not moved on by a rule of the title
     world = _load(tmp_path, _SHELF)
     platform = Platform(world)
-    obs = _observe(platform, [Action("update", "loan", "L1", {"state": "returned"})])
+    obs = observe_writes(platform, [Action("update", "loan", "L1", {"state": "returned"})])
     obs[0].effects.append(("set", "title", "T1", "holds", 1))
     model = RuleModel(world.schema, world.name)
     model.add({"id": "x", "table": "loan", "events": ["update"], "when": "after",
@@ -238,12 +238,12 @@ def test_numbers_on_a_record_at_its_default_status_jump_the_queue_once_a_rule_se
     model = RuleModel(world.schema, world.name)
     status_write = ("copy.status -> x on C2 (status status at its default)", Action("update", "copy", "C2", {"status": "on_loan"}))
     other = ("loan.copy -> other copy", Action("update", "loan", "L1", {"copy": "C2"}))
-    quiet = _observe(platform, [Action("update", "title", "T2", {"holds": 0})])
+    quiet = observe_writes(platform, [Action("update", "title", "T2", {"holds": 0})])
     session = _session(world, model, quiet)
     scratch = {"later": [[other, status_write]]}
     policy = SystematicPolicy()
     assert policy._status_writes_now_due(session, scratch) == []  # nothing sets a copy's status yet
-    session.observations += _observe(platform, [Action("update", "copy", "C1", {"status": "available"})])  # ends on the hold shelf
+    session.observations += observe_writes(platform, [Action("update", "copy", "C1", {"status": "available"})])  # ends on the hold shelf
     assert policy._status_writes_now_due(session, scratch) == [status_write]
     assert scratch["later"] == [[other]]
 
@@ -268,7 +268,7 @@ def test_a_rival_is_put_to_the_test_again_once_the_rule_it_rivals_is_revised(tmp
     # bisection has revised the rule to "over 100", 150 on B2 (amount 200) tells the two apart
     world = _load(tmp_path, _BUDGET)
     platform = Platform(world)
-    obs = _observe(platform, [Action("update", "budget", "B1", {"committed": 1000}), Action("update", "budget", "B1", {"committed": 1})])
+    obs = observe_writes(platform, [Action("update", "budget", "B1", {"committed": 1000}), Action("update", "budget", "B1", {"committed": 1})])
     rule = {"table": "budget", "events": ["update"], "when": "before", "actions": [{"set": {"over": "true"}}]}
     model = RuleModel(world.schema, world.name)
     rid = model.add({**rule, "condition": "changed(committed) and current.committed > 1"}, reason="learned")
@@ -277,7 +277,7 @@ def test_a_rival_is_put_to_the_test_again_once_the_rule_it_rivals_is_revised(tmp
     session.scratch["alternatives"] = {rid: [rival]}
     policy = SystematicPolicy()
     assert policy._disambiguations(session) == []
-    session.observations.extend(_observe(platform, [Action("update", "budget", "B1", {"committed": 150})]))
+    session.observations.extend(observe_writes(platform, [Action("update", "budget", "B1", {"committed": 150})]))
     model.revise(rid, {**rule, "condition": "changed(committed) and current.committed > 100"}, reason="bisected")
     probes = [a for _, a in policy._disambiguations(session)]
     assert Action("update", "budget", "B2", {"committed": 150}) in probes

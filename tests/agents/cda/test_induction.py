@@ -80,10 +80,10 @@ def test_kept_literal_values_tell_apart_two_views_of_one_write(shop):
     # kept for one view of the write must not answer for the other
     from agents.cda.contexts import eval_on, example_of
     from agents.cda.induction import Inducer
-    from tests.agents.cda.test_unify_events import _observe
+    from tests.agents.cda.helpers import observe_writes
 
     world = shop["A"]
-    obs, = _observe(Platform(world), [Action("update", "order_line", "L1", {"quantity": 7, "amount": 1})])
+    obs, = observe_writes(Platform(world), [Action("update", "order_line", "L1", {"quantity": 7, "amount": 1})])
     plain = example_of(obs, world.schema)
     masked = plain.masking(world.schema, "amount")
     assert plain.view != masked.view

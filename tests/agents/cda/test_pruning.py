@@ -6,14 +6,15 @@ from memkit.rules import Action
 from memkit.rules.model import RuleModel
 
 from agents.cda.induction import Inducer
-from tests.agents.cda.test_unify_events import _ONE, _observe, _setup
+from tests.agents.cda.helpers import observe_writes
+from tests.agents.cda.test_unify_events import _ONE, _setup
 
 
 def test_a_rule_right_in_one_write_and_wrong_in_another_is_not_redundant(tmp_path):
     world, _ = _setup(tmp_path)
     from evals.worldshift.platform import Platform
 
-    obs = _observe(Platform(world), [
+    obs = observe_writes(Platform(world), [
         Action("update", "hold", "H3", {"state": "cancelled"}),   # T2 stays 0: the constant is wrong
         Action("update", "hold", "H1", {"state": "ready"}),       # T1 drops to 1: the constant is right
     ])

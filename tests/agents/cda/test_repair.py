@@ -11,7 +11,7 @@ from memkit.rules.model import RuleModel
 
 from agents.cda.induction import Inducer
 from evals.worldshift.platform import Platform
-from tests.agents.cda.test_unify_events import _observe
+from tests.agents.cda.helpers import observe_writes
 
 _ITEMS = {
     "format": "worldshift/1",
@@ -68,7 +68,7 @@ def _load(tmp_path: Path, world: dict):
 
 def test_a_rule_contradicted_on_one_event_keeps_the_others(tmp_path):
     world = _load(tmp_path, _ITEMS)
-    obs = _observe(Platform(world), [
+    obs = observe_writes(Platform(world), [
         Action("update", "item", "I1", {"qty": 4}),
         Action("update", "item", "I2", {"price": 6}),
         Action("update", "item", "I3", {"qty": 3, "fee": 7}),
@@ -93,7 +93,7 @@ def test_a_rule_contradicted_on_one_event_keeps_the_others(tmp_path):
 
 def test_a_right_rule_is_not_rewritten_into_its_neighbour(tmp_path):
     world = _load(tmp_path, _CASES)
-    obs = _observe(Platform(world), [
+    obs = observe_writes(Platform(world), [
         Action("update", "case", "C1", {"status": "denied"}),
         Action("update", "case", "C2", {"status": "approved"}),
         Action("update", "case", "C3", {"status": "denied"}),
@@ -120,14 +120,14 @@ def test_a_rule_whose_effect_is_gone_is_retired_unless_another_event_still_shows
     gone = _cases_world(tmp_path, "cases-D", [_APPROVAL])
     model = RuleModel(gone.schema, gone.name)
     rid = model.add(both, reason="learned before")
-    Inducer(gone.schema).run(model, _observe(Platform(gone), denials), gone.name)
+    Inducer(gone.schema).run(model, observe_writes(Platform(gone), denials), gone.name)
     assert model.get(rid).status == "retired"
     # the letter still comes on insert, and a write shows it: the rule keeps that event
     kept = _cases_world(tmp_path, "cases-E", [{**_DENIAL, "events": ["insert"]}, _APPROVAL])
     model = RuleModel(kept.schema, kept.name)
     rid = model.add(both, reason="learned before")
     writes = [*denials, Action("insert", "case", "C9", {"status": "denied"})]
-    Inducer(kept.schema).run(model, _observe(Platform(kept), writes), kept.name)
+    Inducer(kept.schema).run(model, observe_writes(Platform(kept), writes), kept.name)
     assert model.get(rid).status == "active" and model.get(rid).rule["events"] == ["insert"]
 
 
@@ -160,7 +160,7 @@ def test_a_before_rule_that_overrides_a_field_the_world_keeps_as_written_gets_a_
     # the override itself never shows as a side effect (the write set the field), only the
     # order total further down does: the amount rule must still be the one repaired
     world = _load(tmp_path, _LINES)
-    obs = _observe(Platform(world), [
+    obs = observe_writes(Platform(world), [
         Action("update", "line", "L1", {"quantity": 5}),
         Action("update", "line", "L2", {"unit_cost": 2}),
         Action("update", "line", "L3", {"quantity": 3}),
@@ -209,7 +209,7 @@ def test_a_condition_does_not_read_what_the_same_write_derived(tmp_path: Path) -
     writes = [("C1", {"fraud": 70}), ("C2", {"fraud": 85}), ("C3", {"fraud": 60}), ("C4", {"fraud": 95}),
               ("C1", {"fraud": 59}), ("C2", {"fraud": 20}), ("C6", {"fraud": 90}), ("C5", {"amount": 7}),
               ("C3", {"status": "investigating"}), ("C4", {"status": "denied"})]
-    obs = _observe(Platform(world), [Action("update", "claim", rid, values) for rid, values in writes])
+    obs = observe_writes(Platform(world), [Action("update", "claim", rid, values) for rid, values in writes])
     learned = Inducer(world.schema).learn_slot(("own", "claim", "update", "siu"), obs)
     assert learned is not None
     condition = learned.rule["condition"]
@@ -243,7 +243,7 @@ def test_a_ratio_is_found_although_one_observation_divided_by_zero(tmp_path: Pat
     path.write_text(yaml.safe_dump(_RATIO))
     world = load_world(path)
     writes = [("P1", {"premium": 0}), ("P1", {"paid": 300}), ("P2", {"premium": 300}), ("P3", {"paid": 45})]
-    obs = _observe(Platform(world), [Action("update", "policy", rid, values) for rid, values in writes])
+    obs = observe_writes(Platform(world), [Action("update", "policy", rid, values) for rid, values in writes])
     assert obs[0].after.get("policy", "P1").get("ratio") is None
     learned = Inducer(world.schema).learn_slot(("own", "policy", "update", "ratio"), obs)
     assert learned is not None
@@ -291,7 +291,7 @@ def test_an_effect_a_cascade_already_gives_is_not_learned_again_on_the_first_rec
     writes = [("S1", {"state": "discharged"}), ("S2", {"state": "discharged", "long": True}), ("S3", {"long": True}),
               ("S4", {"state": "discharged"}), ("S2", {"long": True}), ("S1", {"state": "discharged", "long": True}),
               ("S3", {"state": "discharged"})]
-    obs = _observe(Platform(world), [Action("update", "stay", rid, values) for rid, values in writes])
+    obs = observe_writes(Platform(world), [Action("update", "stay", rid, values) for rid, values in writes])
     Inducer(world.schema).run(model, obs, world.name)
     creates_on_stay = [lr.rule for lr in model.active() if lr.rule["table"] == "stay" and "create" in lr.rule["actions"][0]]
     # one rule: the planning task on a long stay; the cleaning task stays the bed's rule's
