@@ -294,14 +294,13 @@ def condition_literals(
     """
     lits: list[Literal] = []
     spec = schema.tables[table]
-    if event == "update":
+    if event != "delete":
+        # a change the write made leads a term (rank 0) on an update only: on an insert every
+        # written field counts as changed, and what the experiment happened to write along says
+        # nothing of what triggers the rule
+        lead = 0 if event == "update" else 1
         for fname in spec.fields:
-            lits.append(Literal(f"changed({fname})", 0 if fname in written else 6))
-    elif event == "insert":
-        # on an insert every field written counts as changed: what the experiment happened to
-        # write along says nothing of what triggers the rule, so no change literal leads a term
-        for fname in spec.fields:
-            lits.append(Literal(f"changed({fname})", 1 if fname in written else 6))
+            lits.append(Literal(f"changed({fname})", lead if fname in written else 6))
     for src, ftype, _ in paths_from(schema, table, "current", 2):
         hop = src.count(".") - 1
         base_rank = 1 + 2 * hop

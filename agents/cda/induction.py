@@ -103,9 +103,9 @@ class Inducer:
         # value expressions tried before the enumerated ones: a clamped expression found by
         # _best_cover is outside the enumeration, so the rule for its cover must be told of it
         self._value_hints: list[str] = []
-        # (table, field) numbers the model's before rules compute from other fields (a net amount
-        # from the loss): set per repair, read by _condition
-        self._computed: frozenset[tuple[str, str]] = frozenset()
+        # numbers of the repaired slot's table that the model's other before rules compute from
+        # other fields (a net amount from the loss): set per repair, read by _condition
+        self._computed: frozenset[str] = frozenset()
 
     # -- residuals ----------------------------------------------------------
     def _predict(self, rules: Sequence[Rule], obs: Observation) -> tuple[list, list[str]]:
@@ -151,20 +151,14 @@ class Inducer:
             self._repair_slot(model, slot, obs, world, result)
         return result
 
-    def _computed_numbers(self, model: RuleModel, exclude: Sequence[str]) -> set[tuple[str, str]]:
-        """(table, field) numbers that active before rules other than ``exclude`` compute from an
+    def _computed_numbers(self, model: RuleModel, table: str, exclude: Sequence[str]) -> frozenset[str]:
+        """Numbers of ``table`` that active before rules other than ``exclude`` compute from an
         expression (not a constant): inputs a later rule may threshold, not its own co-effects."""
-        out: set[tuple[str, str]] = set()
-        for lr in model.active():
-            rule = lr.rule
-            if lr.id in exclude or rule.get("when") != "before":
-                continue
-            fields = self.schema.tables[rule["table"]].fields
-            for act in rule["actions"]:
-                for f, src in act.get("set", {}).items():
-                    if f in fields and fields[f].type == "number" and re.search(r"[A-Za-z_]\w*\.", str(src)):
-                        out.add((rule["table"], f))
-        return out
+        fields = self.schema.tables[table].fields
+        return frozenset(
+            f for lr in model.active() if lr.id not in exclude and lr.rule.get("when") == "before" and lr.rule["table"] == table
+            for act in lr.rule["actions"] for f, src in act.get("set", {}).items()
+            if f in fields and fields[f].type == "number" and re.search(r"[A-Za-z_]\w*\.", str(src)))
 
     def _derived_downstream(self, model: RuleModel) -> set[tuple[str, str]]:
         """(table, field) pairs the model's rules derive when a record of the table changes, and
@@ -187,7 +181,7 @@ class Inducer:
         # what is left to explain: the slot's effects the model's other rules do not already give
         # (a cascade through another record's rule), so no second rule is learned for them
         learn_obs, explained = self._unexplained(model, slot, obs, existing)
-        self._computed = frozenset(tf for tf in self._computed_numbers(model, existing) if tf[0] == slot[1])
+        self._computed = self._computed_numbers(model, slot[1], existing)
         key = (slot, sum(1 for o in obs if o.action.table == slot[1]), explained, self._computed)
         if key not in self.memo:
             self.memo[key] = self.learn_slot_split(slot, learn_obs)
@@ -561,8 +555,7 @@ class Inducer:
             moved = {i: self._derived_fields(slot[1], target, [examples[i]]) for i in pos}
             # a number the model's other before rules compute (the net amount from the loss) is
             # an input this rule may read as it ended (severity from the net amount), not a co-effect
-            computed = {g for t, g in self._computed if t == slot[1]}
-            moved = {i: m - computed for i, m in moved.items()}
+            moved = {i: m - self._computed for i, m in moved.items()}
             derived = set().union(*moved.values())
             co_effects = sorted(g for g in derived if all(g in examples[i].obs.action.values or g in moved[i] for i in pos))
             if co_effects:
@@ -1110,32 +1103,43 @@ class Inducer:
         return retired
 
 
+def _written_and_final(obs: Observation, result: ActionResult, f: str) -> tuple[Any, Any, Any] | None:
+    """For field ``f`` the write set on its own record: what it wrote, what the rules leave there and
+    what the world left there; None for a delete, a field it did not write, or no record after."""
+    if obs.action.op == "delete" or f not in obs.action.values or f not in result.written_final or obs.after is None:
+        return None
+    final = obs.after.get(obs.action.table, obs.action.id)
+    if final is None:
+        return None
+    return obs.action.values[f], result.written_final[f], final.get(f)
+
+
 def _written_field_wrong(obs: Observation, result: ActionResult, f: str) -> bool:
     """Whether the rules override field ``f``, which the write set on its own record, where the
     world kept the value written. Side effects leave such a field out, yet a before rule that
     overrides it is as wrong as a wrong effect: an amount recomputed over the amount written."""
-    if obs.action.op == "delete" or f not in obs.action.values or f not in result.written_final or obs.after is None:
+    seen = _written_and_final(obs, result, f)
+    if seen is None:
         return False
-    final = obs.after.get(obs.action.table, obs.action.id)
-    written = obs.action.values[f]
-    # only that direction: where the world overrode the write, learning the slot already counts it
-    # (learn_slot's positives), and flagging a miss there sent induction after every written
-    # number a rule recomputes (constant rules, one per value)
-    return final is not None and values_equal(final.get(f), written) and not values_equal(result.written_final[f], written)
+    written, predicted, final = seen
+    # only that direction for numbers: where the world overrode the write, learning the slot
+    # already counts it (learn_slot's positives), and flagging a miss there sent induction after
+    # every written number a rule recomputes (constant rules, one per value)
+    return values_equal(final, written) and not values_equal(predicted, written)
 
 
 def _written_choice_missed(obs: Observation, result: ActionResult, f: str) -> bool:
     """Whether the world overrode a flag or choice the write set on its own record (an emergency
     admission inserted as cancelled comes out admitted) and the rules do not. Side effects leave
     such a field out, so nothing else points induction at the rule. Numbers are left to the
-    effects: a recomputed amount written over shows up elsewhere, and flagging it sent induction
-    after one constant rule per written value."""
-    if obs.action.op == "delete" or f not in obs.action.values or f not in result.written_final or obs.after is None:
+    effects (see _written_field_wrong)."""
+    seen = _written_and_final(obs, result, f)
+    if seen is None:
         return False
-    final = obs.after.get(obs.action.table, obs.action.id)
-    if final is None or final.get(f) is None or is_number(final.get(f)):
+    written, predicted, final = seen
+    if final is None or is_number(final):
         return False
-    return not values_equal(final.get(f), obs.action.values[f]) and not values_equal(result.written_final[f], final.get(f))
+    return not values_equal(final, written) and not values_equal(predicted, final)
 
 
 def _with_order_of(old: dict[str, Any], rule: dict[str, Any]) -> dict[str, Any]:
