@@ -23,7 +23,7 @@ from typing import Any
 
 from memkit.errors import MemkitError
 from memkit.rules import Action, Rule, Schema, parse_rule, same_effects
-from memkit.rules.engine import ActionResult, effect_key
+from memkit.rules.engine import ActionResult, Engine, effect_key
 from memkit.rules.model import Evidence, RuleModel
 from memkit.rules.schema import is_number
 from memkit.rules.scoring import score_effects
@@ -46,7 +46,7 @@ from agents.cda.predictions import PredictionCache
 from agents.cda.session import Observation
 from agents.cda.slots import Slot, effects_in_slot, slot_of_rule, slots_of_effects
 
-__all__ = ["Inducer", "InductionResult", "LearnedSlot", "induce_until_stable"]
+__all__ = ["Inducer", "InductionResult", "LearnedSlot", "filled_on_insert", "induce_until_stable", "insert_rules"]
 
 
 @dataclass
@@ -106,6 +106,9 @@ class Inducer:
         # numbers of the repaired slot's table that the model's other before rules compute from
         # other fields (a net amount from the loss): set per repair, read by _condition
         self._computed: frozenset[str] = frozenset()
+        # the model's before rules on inserts into a repaired create slot's table: set per repair,
+        # read by _learn_create
+        self._insert_fill: tuple[Rule, ...] = ()
 
     # -- residuals ----------------------------------------------------------
     def _predict(self, rules: Sequence[Rule], obs: Observation) -> tuple[list, list[str]]:
@@ -182,7 +185,8 @@ class Inducer:
         # (a cascade through another record's rule), so no second rule is learned for them
         learn_obs, explained = self._unexplained(model, slot, obs, existing)
         self._computed = self._computed_numbers(model, slot[1], existing)
-        key = (slot, sum(1 for o in obs if o.action.table == slot[1]), explained, self._computed)
+        self._insert_fill = insert_rules(model, slot[3]) if slot[0] == "create" else ()
+        key = (slot, sum(1 for o in obs if o.action.table == slot[1]), explained, self._computed, tuple(repr(r.to_dict()) for r in self._insert_fill))
         if key not in self.memo:
             self.memo[key] = self.learn_slot_split(slot, learn_obs)
         learned_all = self.memo[key]
@@ -936,8 +940,10 @@ class Inducer:
         spec = self.schema.tables[t2]
         examples = list(examples)
         created: dict[int, Record] = {}
+        after_of: dict[int, Any] = {}
         for i in pos:
             ex = examples[i]
+            after_of[i] = ex.after
             new_ids = [rid for rid in ex.after.tables[t2] if rid not in ex.before.tables[t2] and not (ex.obs.action.op == "insert" and t2 == table and rid == ex.record_id)]
             if not new_ids:
                 return None
@@ -954,6 +960,8 @@ class Inducer:
                 continue
             if fspec.has_default and all(values_equal(t, fspec.default) for t in targets):
                 continue
+            if self._insert_fill and all(filled_on_insert(self.schema, self._insert_fill, t2, created[i], fname, after_of[i]) for i in pos):
+                continue  # the model's insert rules of the created table set it (an overdue fine waived for a child)
             src = self._find_value(table, None, targets, fspec.type, [(examples[i], None) for i in pos], after_rule=True)
             if src is None:
                 return None  # records of different kinds: _split_by_signature learns one rule per kind
@@ -1332,3 +1340,25 @@ def induce_until_stable(
             note(f"{label}retired {rid} (redundant)")
         total += len(pruned)
     return total
+
+
+def insert_rules(model: RuleModel, table: str) -> tuple[Rule, ...]:
+    """The model's active before rules on inserts into ``table``: what they set on a record that
+    a create makes need not be part of the create."""
+    return tuple(r for r in model.active_rules() if r.table == table and r.when == "before" and "insert" in r.events)
+
+
+def filled_on_insert(schema: Schema, rules: Sequence[Rule], table: str, record: Record, fname: str, state: Any) -> bool:
+    """Whether ``rules`` (before rules on inserts into ``table``) give ``record`` its ``fname``
+    when it is inserted without it among the records of ``state``."""
+    if not rules:
+        return False
+    work = state.copy()
+    nid = work.new_id(table)
+    values = {k: v for k, v in record.items() if k not in ("id", fname)}
+    try:
+        Engine(schema, rules).run(work, Action("insert", table, nid, values), in_place=True)
+    except MemkitError:
+        return False
+    rec = work.get(table, nid)
+    return rec is not None and values_equal(rec.get(fname), record.get(fname))

@@ -17,12 +17,12 @@ from typing import Any
 
 from memkit.errors import MemkitError
 from memkit.rules import Action, Engine, Rule, Schema, effect_key, parse_rule, same_effects
-from memkit.rules.schema import is_number
+from memkit.rules.schema import TableSpec, is_number
 from memkit.rules.values import value_key, values_equal
 
 from agents.cda.experiments import bisect_pairs, generalise, raised_fields, status_fields_of, sweep
 from agents.cda.hypotheses import nice_between, significant_digits
-from agents.cda.induction import Inducer, induce_until_stable
+from agents.cda.induction import Inducer, filled_on_insert, induce_until_stable, insert_rules
 from agents.cda.predictions import predictions_of
 from agents.cda.session import DiscoverySession, Observation
 from agents.cda.slots import slot_of_rule, slots_of_effects
@@ -233,6 +233,7 @@ class SystematicPolicy:
                         values = {k: v for k, v in rows[0].items() if k not in ("id", fname) and v is not None}
                         out.append((f"insert {t} without {fname}", Action("insert", t, session.platform.new_id(t), values)))
         out.extend(self._intermediate_probes(session))
+        out.extend(self._created_probes(session))
         out.extend(self._recount_events(session))
         out.extend(self._disambiguations(session))
         out.extend(self._bisections(session))
@@ -271,6 +272,49 @@ class SystematicPolicy:
                     continue
                 done.add(key)
                 out.append((f"intermediate {e[1]}.{e[3]} = {e[4]!r} (the world showed {w!r})", Action("update", e[1], e[2], {e[3]: e[4]})))
+        return out
+
+    def _created_probes(self, session: DiscoverySession, limit: int = 4) -> list[tuple[str, Action]]:
+        """Where a write created a record whose choice or flag is off its default and no insert
+        rule of the model sets that value, the created record inserted directly with the field at
+        its default.
+
+        A before rule of the created record's table may have set it (an overdue fine of a child
+        member is waived as it is created): learned from the first write alone, the create would
+        carry the value for the kinds of record seen and know nothing of that rule. The direct
+        insert shows the rule on its own trigger, as an override of the written default, or shows
+        that the create itself sets the value. One probe per (table, field, value) and world, the
+        first record the model's insert rules do not explain: in a later world that is one a
+        changed rule now covers (a senior's fine waived too).
+        """
+        s = self._scratch(session)
+        done: set[tuple[str, ...]] = s.setdefault("created", set())
+        schema = session.platform.schema()
+        out: list[tuple[str, Action]] = []
+        for o in session.observations:
+            if len(out) >= limit:
+                break
+            if o.rolled_back or o.after is None or not any(e[0] == "create" for e in o.effects):
+                continue
+            for t2 in sorted({e[1] for e in o.effects if e[0] == "create"}):
+                spec = schema.tables[t2]
+                fill = insert_rules(session.model, t2)
+                for rid, rec in o.after.tables[t2].items():
+                    if rid in o.before.tables[t2] or (o.action.op == "insert" and o.action.table == t2 and rid == o.action.id):
+                        continue
+                    for f, fspec in spec.fields.items():
+                        v = rec.get(f)
+                        if fspec.type not in ("choice", "boolean") or not fspec.has_default or v is None or values_equal(v, fspec.default):
+                            continue
+                        if filled_on_insert(schema, fill, t2, rec, f, o.after):
+                            continue  # a rule of the model already sets it on insert
+                        key = (t2, f, repr(value_key(v)))
+                        if key in done:
+                            continue
+                        done.add(key)
+                        values = {k: x for k, x in rec.items() if k != "id" and x is not None and not _new_reference(spec, k, x, o)}
+                        values[f] = fspec.default
+                        out.append((f"created {t2}.{f} = {v!r} inserted at its default", Action("insert", t2, session.platform.new_id(t2), values)))
         return out
 
     def _bisections(self, session: DiscoverySession) -> list[tuple[str, Action]]:
@@ -558,6 +602,12 @@ def _narrow(b: dict[str, Any], obs: Observation) -> None:
         # a rule derived the field over the written number (a stock value that follows its quantity):
         # what the next probes write would be overwritten too, so they could only repeat this one
         b["overwritten"] = True
+
+
+def _new_reference(spec: TableSpec, fname: str, value: Any, obs: Observation) -> bool:
+    """Whether ``fname`` refers to a record the observed write created (absent from a fresh platform)."""
+    fs = spec.fields.get(fname)
+    return fs is not None and fs.type == "reference" and obs.before.get(fs.ref, value) is None
 
 
 def _overridden(obs: Observation) -> list[str]:
