@@ -954,13 +954,14 @@ class Inducer:
             created[i] = ex.after.get(t2, rid0)  # type: ignore[assignment]
             examples[i] = ex.masking_after(t2, {rid: None for rid in new_ids})
         values: dict[str, str] = {}
+        fill = Engine(self.schema, self._insert_fill) if self._insert_fill else None
         for fname, fspec in spec.fields.items():
             targets = [created[i].get(fname) for i in pos]
             if all(t is None for t in targets):
                 continue
             if fspec.has_default and all(values_equal(t, fspec.default) for t in targets):
                 continue
-            if self._insert_fill and all(filled_on_insert(self.schema, self._insert_fill, t2, created[i], fname, after_of[i]) for i in pos):
+            if fill is not None and all(filled_on_insert(fill, t2, created[i], fname, after_of[i]) for i in pos):
                 continue  # the model's insert rules of the created table set it (an overdue fine waived for a child)
             src = self._find_value(table, None, targets, fspec.type, [(examples[i], None) for i in pos], after_rule=True)
             if src is None:
@@ -1348,16 +1349,17 @@ def insert_rules(model: RuleModel, table: str) -> tuple[Rule, ...]:
     return tuple(r for r in model.active_rules() if r.table == table and r.when == "before" and "insert" in r.events)
 
 
-def filled_on_insert(schema: Schema, rules: Sequence[Rule], table: str, record: Record, fname: str, state: Any) -> bool:
-    """Whether ``rules`` (before rules on inserts into ``table``) give ``record`` its ``fname``
-    when it is inserted without it among the records of ``state``."""
-    if not rules:
+def filled_on_insert(fill: Engine | None, table: str, record: Record, fname: str, state: Any) -> bool:
+    """Whether ``fill`` (an engine over the before rules on inserts into ``table``, see
+    :func:`insert_rules`) gives ``record`` its ``fname`` when it is inserted without it among the
+    records of ``state``."""
+    if fill is None:
         return False
     work = state.copy()
     nid = work.new_id(table)
     values = {k: v for k, v in record.items() if k not in ("id", fname)}
     try:
-        Engine(schema, rules).run(work, Action("insert", table, nid, values), in_place=True)
+        fill.run(work, Action("insert", table, nid, values), in_place=True)
     except MemkitError:
         return False
     rec = work.get(table, nid)

@@ -290,6 +290,7 @@ class SystematicPolicy:
         s = self._scratch(session)
         done: set[tuple[str, ...]] = s.setdefault("created", set())
         schema = session.platform.schema()
+        fills: dict[str, Engine | None] = {}
         out: list[tuple[str, Action]] = []
         for o in session.observations:
             if len(out) >= limit:
@@ -298,7 +299,10 @@ class SystematicPolicy:
                 continue
             for t2 in sorted({e[1] for e in o.effects if e[0] == "create"}):
                 spec = schema.tables[t2]
-                fill = insert_rules(session.model, t2)
+                if t2 not in fills:
+                    rules = insert_rules(session.model, t2)
+                    fills[t2] = Engine(schema, rules) if rules else None
+                fill = fills[t2]
                 for rid, rec in o.after.tables[t2].items():
                     if rid in o.before.tables[t2] or (o.action.op == "insert" and o.action.table == t2 and rid == o.action.id):
                         continue
@@ -306,11 +310,9 @@ class SystematicPolicy:
                         v = rec.get(f)
                         if fspec.type not in ("choice", "boolean") or not fspec.has_default or v is None or values_equal(v, fspec.default):
                             continue
-                        if filled_on_insert(schema, fill, t2, rec, f, o.after):
-                            continue  # a rule of the model already sets it on insert
                         key = (t2, f, repr(value_key(v)))
-                        if key in done:
-                            continue
+                        if key in done or filled_on_insert(fill, t2, rec, f, o.after):
+                            continue  # probed already, or a rule of the model sets it on insert
                         done.add(key)
                         values = {k: x for k, x in rec.items() if k != "id" and x is not None and not _new_reference(spec, k, x, o)}
                         values[f] = fspec.default
