@@ -23,11 +23,12 @@ from typing import Any
 
 from memkit.errors import MemkitError
 from memkit.rules import Action, Rule, Schema, parse_rule, same_effects
+from memkit.rules.rule import SetAction
 from memkit.rules.engine import ActionResult, Engine, effect_key
 from memkit.rules.model import Evidence, RuleModel
 from memkit.rules.schema import is_number
 from memkit.rules.scoring import score_effects
-from memkit.rules.state import Record
+from memkit.rules.state import Record, State
 from memkit.rules.values import normalize, value_key, values_equal
 
 from agents.cda.aggregates import aggregate_sources
@@ -46,7 +47,7 @@ from agents.cda.predictions import PredictionCache
 from agents.cda.session import Observation
 from agents.cda.slots import Slot, effects_in_slot, slot_of_rule, slots_of_effects
 
-__all__ = ["Inducer", "InductionResult", "LearnedSlot", "filled_on_insert", "induce_until_stable", "insert_rules"]
+__all__ = ["Inducer", "InductionResult", "InsertFill", "LearnedSlot", "induce_until_stable"]
 
 
 @dataclass
@@ -108,7 +109,7 @@ class Inducer:
         self._computed: frozenset[str] = frozenset()
         # the model's before rules on inserts into a repaired create slot's table: set per repair,
         # read by _learn_create
-        self._insert_fill: tuple[Rule, ...] = ()
+        self._insert_fill: InsertFill | None = None
 
     # -- residuals ----------------------------------------------------------
     def _predict(self, rules: Sequence[Rule], obs: Observation) -> tuple[list, list[str]]:
@@ -185,8 +186,8 @@ class Inducer:
         # (a cascade through another record's rule), so no second rule is learned for them
         learn_obs, explained = self._unexplained(model, slot, obs, existing)
         self._computed = self._computed_numbers(model, slot[1], existing)
-        self._insert_fill = insert_rules(model, slot[3]) if slot[0] == "create" else ()
-        key = (slot, sum(1 for o in obs if o.action.table == slot[1]), explained, self._computed, tuple(repr(r.to_dict()) for r in self._insert_fill))
+        self._insert_fill = InsertFill.of(model, slot[3]) if slot[0] == "create" else None
+        key = (slot, sum(1 for o in obs if o.action.table == slot[1]), explained, self._computed, self._insert_fill.key if self._insert_fill else ())
         if key not in self.memo:
             self.memo[key] = self.learn_slot_split(slot, learn_obs)
         learned_all = self.memo[key]
@@ -940,10 +941,8 @@ class Inducer:
         spec = self.schema.tables[t2]
         examples = list(examples)
         created: dict[int, Record] = {}
-        after_of: dict[int, Any] = {}
         for i in pos:
             ex = examples[i]
-            after_of[i] = ex.after
             new_ids = [rid for rid in ex.after.tables[t2] if rid not in ex.before.tables[t2] and not (ex.obs.action.op == "insert" and t2 == table and rid == ex.record_id)]
             if not new_ids:
                 return None
@@ -954,14 +953,15 @@ class Inducer:
             created[i] = ex.after.get(t2, rid0)  # type: ignore[assignment]
             examples[i] = ex.masking_after(t2, {rid: None for rid in new_ids})
         values: dict[str, str] = {}
-        fill = Engine(self.schema, self._insert_fill) if self._insert_fill else None
+        fill = self._insert_fill
         for fname, fspec in spec.fields.items():
             targets = [created[i].get(fname) for i in pos]
             if all(t is None for t in targets):
                 continue
             if fspec.has_default and all(values_equal(t, fspec.default) for t in targets):
                 continue
-            if fill is not None and all(filled_on_insert(fill, t2, created[i], fname, after_of[i]) for i in pos):
+            # (each example's after-state has the created records taken out by now, see above)
+            if fill is not None and all(fill.sets(created[i], fname, examples[i].after) for i in pos):
                 continue  # the model's insert rules of the created table set it (an overdue fine waived for a child)
             src = self._find_value(table, None, targets, fspec.type, [(examples[i], None) for i in pos], after_rule=True)
             if src is None:
@@ -1343,24 +1343,39 @@ def induce_until_stable(
     return total
 
 
-def insert_rules(model: RuleModel, table: str) -> tuple[Rule, ...]:
-    """The model's active before rules on inserts into ``table``: what they set on a record that
-    a create makes need not be part of the create."""
-    return tuple(r for r in model.active_rules() if r.table == table and r.when == "before" and "insert" in r.events)
+@dataclass(frozen=True)
+class InsertFill:
+    """The model's before rules on inserts into one table, asked what they set on a record that
+    a create makes: a field they set need not be part of the create (a child's fine is waived by
+    the fine table's rule, whatever rule creates the fine)."""
 
+    table: str
+    engine: Engine
+    fields: frozenset[str]
+    key: tuple[str, ...]
 
-def filled_on_insert(fill: Engine | None, table: str, record: Record, fname: str, state: Any) -> bool:
-    """Whether ``fill`` (an engine over the before rules on inserts into ``table``, see
-    :func:`insert_rules`) gives ``record`` its ``fname`` when it is inserted without it among the
-    records of ``state``."""
-    if fill is None:
-        return False
-    work = state.copy()
-    nid = work.new_id(table)
-    values = {k: v for k, v in record.items() if k not in ("id", fname)}
-    try:
-        fill.run(work, Action("insert", table, nid, values), in_place=True)
-    except MemkitError:
-        return False
-    rec = work.get(table, nid)
-    return rec is not None and values_equal(rec.get(fname), record.get(fname))
+    @classmethod
+    def of(cls, model: RuleModel, table: str) -> InsertFill | None:
+        """The fill of ``table`` under the model's active rules, or None where no rule sets anything on insert."""
+        rules = tuple(r for r in model.active_rules() if r.table == table and r.when == "before" and "insert" in r.events)
+        if not rules:
+            return None
+        fields = frozenset(a.field for r in rules for act in r.actions if isinstance(act, SetAction) for a in act.assignments)
+        return cls(table, Engine(model.schema, rules), fields, tuple(repr(r.to_dict()) for r in rules))
+
+    def sets(self, record: Record, fname: str, state: State) -> bool:
+        """Whether the rules give ``record`` its ``fname`` when it is inserted without it among
+        the records of ``state``, which must not hold the record itself (the state the create
+        ran in, or the records after the write less those it created: a rule counting the
+        table's records would otherwise count the record twice)."""
+        if fname not in self.fields:
+            return False
+        work = state.copy()
+        nid = work.new_id(self.table)
+        values = {k: v for k, v in record.items() if k not in ("id", fname)}
+        try:
+            self.engine.run(work, Action("insert", self.table, nid, values), in_place=True)
+        except MemkitError:
+            return False
+        rec = work.get(self.table, nid)
+        return rec is not None and values_equal(rec.get(fname), record.get(fname))

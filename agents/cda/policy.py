@@ -22,7 +22,7 @@ from memkit.rules.values import value_key, values_equal
 
 from agents.cda.experiments import bisect_pairs, generalise, raised_fields, status_fields_of, sweep
 from agents.cda.hypotheses import nice_between, significant_digits
-from agents.cda.induction import Inducer, filled_on_insert, induce_until_stable, insert_rules
+from agents.cda.induction import Inducer, InsertFill, induce_until_stable
 from agents.cda.predictions import predictions_of
 from agents.cda.session import DiscoverySession, Observation
 from agents.cda.slots import slot_of_rule, slots_of_effects
@@ -290,7 +290,7 @@ class SystematicPolicy:
         s = self._scratch(session)
         done: set[tuple[str, ...]] = s.setdefault("created", set())
         schema = session.platform.schema()
-        fills: dict[str, Engine | None] = {}
+        fills: dict[str, InsertFill | None] = {}
         out: list[tuple[str, Action]] = []
         for o in session.observations:
             if len(out) >= limit:
@@ -300,19 +300,27 @@ class SystematicPolicy:
             for t2 in sorted({e[1] for e in o.effects if e[0] == "create"}):
                 spec = schema.tables[t2]
                 if t2 not in fills:
-                    rules = insert_rules(session.model, t2)
-                    fills[t2] = Engine(schema, rules) if rules else None
+                    fills[t2] = InsertFill.of(session.model, t2)
                 fill = fills[t2]
-                for rid, rec in o.after.tables[t2].items():
-                    if rid in o.before.tables[t2] or (o.action.op == "insert" and o.action.table == t2 and rid == o.action.id):
-                        continue
+                new_ids = [rid for rid in o.after.tables[t2]
+                           if rid not in o.before.tables[t2] and not (o.action.op == "insert" and o.action.table == t2 and rid == o.action.id)]
+                around = None  # the records after the write less those it created, made when first needed
+                for rid in new_ids:
+                    rec = o.after.tables[t2][rid]
                     for f, fspec in spec.fields.items():
                         v = rec.get(f)
                         if fspec.type not in ("choice", "boolean") or not fspec.has_default or v is None or values_equal(v, fspec.default):
                             continue
                         key = (t2, f, repr(value_key(v)))
-                        if key in done or filled_on_insert(fill, t2, rec, f, o.after):
-                            continue  # probed already, or a rule of the model sets it on insert
+                        if key in done:
+                            continue
+                        if fill is not None and f in fill.fields:
+                            if around is None:
+                                around = o.after.copy()
+                                for nid in new_ids:
+                                    around.remove(t2, nid)
+                            if fill.sets(rec, f, around):
+                                continue  # a rule of the model sets it on insert
                         done.add(key)
                         values = {k: x for k, x in rec.items() if k != "id" and x is not None and not _new_reference(spec, k, x, o)}
                         values[f] = fspec.default
