@@ -23,9 +23,9 @@ from typing import Any
 
 from memkit.errors import MemkitError
 from memkit.rules import Action, Rule, Schema, parse_rule, same_effects
-from memkit.rules.rule import SetAction
 from memkit.rules.engine import ActionResult, Engine, effect_key
 from memkit.rules.model import Evidence, RuleModel
+from memkit.rules.rule import SetAction
 from memkit.rules.schema import is_number
 from memkit.rules.scoring import score_effects
 from memkit.rules.state import Record, State
@@ -943,7 +943,7 @@ class Inducer:
         created: dict[int, Record] = {}
         for i in pos:
             ex = examples[i]
-            new_ids = [rid for rid in ex.after.tables[t2] if rid not in ex.before.tables[t2] and not (ex.obs.action.op == "insert" and t2 == table and rid == ex.record_id)]
+            new_ids = ex.obs.created_ids(t2)
             if not new_ids:
                 return None
             # of several new records, the one the slot's effects describe (those other rules give

@@ -302,8 +302,7 @@ class SystematicPolicy:
                 if t2 not in fills:
                     fills[t2] = InsertFill.of(session.model, t2)
                 fill = fills[t2]
-                new_ids = [rid for rid in o.after.tables[t2]
-                           if rid not in o.before.tables[t2] and not (o.action.op == "insert" and o.action.table == t2 and rid == o.action.id)]
+                new_ids = o.created_ids(t2)
                 around = None  # the records after the write less those it created, made when first needed
                 for rid in new_ids:
                     rec = o.after.tables[t2][rid]

@@ -23,6 +23,15 @@ class Observation:
     purpose: str = ""
     after: State | None = None
 
+    def created_ids(self, table: str) -> list[str]:
+        """Ids of the ``table`` records the write's rules created (in the after-state, not before
+        it, and not the record the write itself inserted), in the after-state's order."""
+        if self.after is None:
+            return []
+        a = self.action
+        return [rid for rid in self.after.tables[table]
+                if rid not in self.before.tables[table] and not (a.op == "insert" and a.table == table and rid == a.id)]
+
 
 Checkpoint = Callable[[int, RuleModel], None]
 
