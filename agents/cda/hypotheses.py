@@ -283,6 +283,7 @@ def condition_literals(
     values_of: Callable[[str], list[Any]],
     pos_values_of: Callable[[str], list[Any]],
     target: str | None = None,
+    computed: frozenset[str] = frozenset(),
 ) -> list[Literal]:
     """Candidate literals for a rule on (table, event).
 
@@ -290,7 +291,9 @@ def condition_literals(
     ``pos_values_of(src)`` over the positives only (thresholds sit between
     positive and negative values). ``target`` is the field of the written
     record the rule sets, if any: "fill it only while it is empty" is so
-    common a guard that its literals rank first.
+    common a guard that its literals rank first. ``computed`` are fields
+    other rules derive from the written ones (a net amount from the loss):
+    a change of one of them may lead a term as a written field's does.
     """
     lits: list[Literal] = []
     spec = schema.tables[table]
@@ -300,7 +303,7 @@ def condition_literals(
         # nothing of what triggers the rule
         lead = 0 if event == "update" else 1
         for fname in spec.fields:
-            lits.append(Literal(f"changed({fname})", lead if fname in written else 6))
+            lits.append(Literal(f"changed({fname})", lead if fname in written or fname in computed else 6))
     for src, ftype, _ in paths_from(schema, table, "current", 2):
         hop = src.count(".") - 1
         base_rank = 1 + 2 * hop

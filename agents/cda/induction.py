@@ -110,6 +110,9 @@ class Inducer:
         # the model's before rules on inserts into a repaired create slot's table: set per repair,
         # read by _learn_create
         self._insert_fill: InsertFill | None = None
+        # the kind (choice and boolean values) of created record _split_by_signature is learning a
+        # rule for: set per group, read by _learn_create to pick that record among a write's creates
+        self._create_kind: str | None = None
 
     # -- residuals ----------------------------------------------------------
     def _predict(self, rules: Sequence[Rule], obs: Observation) -> tuple[list, list[str]]:
@@ -402,27 +405,61 @@ class Inducer:
         return out
 
     def _split_by_signature(self, slot: Slot, observations: Sequence[Observation]) -> list[LearnedSlot]:
-        """Created records of different kinds (their choice and boolean values differ): one rule per kind."""
+        """Created records of different kinds (their choice and boolean values differ): one rule per kind.
+
+        A write that created records of two kinds (a claim that needs authority and is a large loss
+        gets a diary of each) is a positive of both kinds' rules: grouped by its first record only,
+        it would be a write the other kind's rule must not fire on, and that rule's condition would
+        take up whatever told the two writes apart.
+        """
         t2 = slot[3]
-        spec = self.schema.tables[t2]
-        keyed = [f for f, fs in spec.fields.items() if fs.type in ("choice", "boolean")]
         groups: dict[str, set[int]] = {}
         for i, o in enumerate(observations):
-            if o.action.table != slot[1] or o.action.op != slot[2] or not effects_in_slot(slot, o.action, o.effects):
+            if o.action.table != slot[1] or o.action.op != slot[2]:
                 continue
-            new_ids = [rid for rid in o.after.tables[t2] if rid not in o.before.tables[t2]]
-            if not new_ids:
+            shown = effects_in_slot(slot, o.action, o.effects)
+            if not shown:
                 continue
-            rec = o.after.get(t2, new_ids[0])
-            groups.setdefault(repr([rec.get(f) for f in keyed]), set()).add(i)
+            for kind in self._created_kinds(o, t2, shown):
+                groups.setdefault(kind, set()).add(i)
         if len(groups) < 2:
             return []
         out = []
-        for members in groups.values():
-            learned = self.learn_slot(slot, observations, only=members)
+        for kind, members in groups.items():
+            self._create_kind = kind
+            try:
+                learned = self.learn_slot(slot, observations, only=members)
+            finally:
+                self._create_kind = None
             if learned is not None:
                 out.append(learned)
         return out
+
+    def _kind_of(self, rec: Record, t2: str) -> str:
+        """A created record's kind: its choice and boolean values."""
+        spec = self.schema.tables[t2]
+        return repr([rec.get(f) for f, fs in spec.fields.items() if fs.type in ("choice", "boolean")])
+
+    def _created_kinds(self, o: Observation, t2: str, shown: Sequence[Any]) -> list[str]:
+        """The kinds of the ``t2`` records ``o`` created whose choice and boolean values its slot
+        effects ``shown`` still hold (a record another rule explains was taken out of them, see
+        _unexplained), in creation order; the first created record's kind where none does."""
+        new_ids = o.created_ids(t2)
+        if not new_ids:
+            return []
+        spec = self.schema.tables[t2]
+        keyed = [f for f, fs in spec.fields.items() if fs.type in ("choice", "boolean")]
+        left = Counter((e[2], value_key(e[3])) for e in shown)
+        kinds: list[str] = []
+        for rid in new_ids:
+            rec = o.after.get(t2, rid)
+            pairs = Counter((f, value_key(rec.get(f))) for f in keyed if rec.get(f) is not None)
+            if pairs and not pairs - left:
+                left -= pairs
+                kind = self._kind_of(rec, t2)
+                if kind not in kinds:
+                    kinds.append(kind)
+        return kinds or [self._kind_of(o.after.get(t2, new_ids[0]), t2)]
 
     def _slot_mismatches(self, rules: Sequence[Rule], slot: Slot, obs: Sequence[Observation]) -> int:
         engine = self.predictions.engine(rules)
@@ -584,7 +621,10 @@ class Inducer:
             return [v for v in (eval_on(src, self.schema, examples[i], after_rule=after_rule) for i in idx) if v is not FAIL]
 
         target = slot[3] if slot[0] == "own" else None
-        lits = condition_literals(self.schema, table, event, written, values_of, lambda s: values_of(s, pos), target)
+        # a rule on a number the model computes from the written ones (severity on the net amount,
+        # derived from the loss) fires on a change of that number, which a direct write of it makes too
+        lits = condition_literals(self.schema, table, event, written, values_of, lambda s: values_of(s, pos), target,
+                                  computed=self._computed if event == "update" else frozenset())
         if derived:
             # a field another before rule set in these very writes may be what the rule reads (a
             # total derived first), or a coincidence of the same writes: such literals cost more
@@ -949,7 +989,11 @@ class Inducer:
             # of several new records, the one the slot's effects describe (those other rules give
             # were taken out of them, see _unexplained)
             shown = {(e[2], value_key(e[3])) for e in effects_in_slot(slot, ex.obs.action, ex.obs.effects)}
-            rid0 = max(new_ids, key=lambda rid: sum((f, value_key(v)) in shown for f, v in ex.after.get(t2, rid).items()))
+            described = new_ids
+            if self._create_kind is not None:
+                # a rule for one kind of record (see _split_by_signature) describes a record of that kind
+                described = [rid for rid in new_ids if self._kind_of(ex.after.get(t2, rid), t2) == self._create_kind] or new_ids
+            rid0 = max(described, key=lambda rid: sum((f, value_key(v)) in shown for f, v in ex.after.get(t2, rid).items()))
             created[i] = ex.after.get(t2, rid0)  # type: ignore[assignment]
             examples[i] = ex.masking_after(t2, {rid: None for rid in new_ids})
         values: dict[str, str] = {}
