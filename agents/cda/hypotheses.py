@@ -293,7 +293,8 @@ def condition_literals(
     record the rule sets, if any: "fill it only while it is empty" is so
     common a guard that its literals rank first. ``computed`` are fields
     other rules derive from the written ones (a net amount from the loss):
-    a change of one of them may lead a term as a written field's does.
+    on an update a change of one of them may lead a term as a written field's
+    does.
     """
     lits: list[Literal] = []
     spec = schema.tables[table]
@@ -302,8 +303,9 @@ def condition_literals(
         # written field counts as changed, and what the experiment happened to write along says
         # nothing of what triggers the rule
         lead = 0 if event == "update" else 1
+        derived = computed if event == "update" else frozenset()
         for fname in spec.fields:
-            lits.append(Literal(f"changed({fname})", lead if fname in written or fname in computed else 6))
+            lits.append(Literal(f"changed({fname})", lead if fname in written or fname in derived else 6))
     for src, ftype, _ in paths_from(schema, table, "current", 2):
         hop = src.count(".") - 1
         base_rank = 1 + 2 * hop

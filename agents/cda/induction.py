@@ -23,7 +23,7 @@ from typing import Any
 
 from memkit.errors import MemkitError
 from memkit.rules import Action, Rule, Schema, parse_rule, same_effects
-from memkit.rules.engine import ActionResult, Engine, effect_key
+from memkit.rules.engine import ActionResult, Effect, Engine, effect_key
 from memkit.rules.model import Evidence, RuleModel
 from memkit.rules.rule import SetAction
 from memkit.rules.schema import is_number
@@ -435,31 +435,38 @@ class Inducer:
                 out.append(learned)
         return out
 
+    def _kind_fields(self, t2: str) -> list[str]:
+        """The fields that tell kinds of ``t2`` record apart: its choices and flags."""
+        return [f for f, fs in self.schema.tables[t2].fields.items() if fs.type in ("choice", "boolean")]
+
     def _kind_of(self, rec: Record, t2: str) -> str:
         """A created record's kind: its choice and boolean values."""
-        spec = self.schema.tables[t2]
-        return repr([rec.get(f) for f, fs in spec.fields.items() if fs.type in ("choice", "boolean")])
+        return repr([rec.get(f) for f in self._kind_fields(t2)])
 
-    def _created_kinds(self, o: Observation, t2: str, shown: Sequence[Any]) -> list[str]:
+    def _created_kinds(self, o: Observation, t2: str, shown: Sequence[Effect]) -> list[str]:
         """The kinds of the ``t2`` records ``o`` created whose choice and boolean values its slot
         effects ``shown`` still hold (a record another rule explains was taken out of them, see
-        _unexplained), in creation order; the first created record's kind where none does."""
+        _unexplained); where none does, the kind of the record with most values shown.
+
+        Records with more such values are matched first: one whose values are a subset of
+        another's would otherwise take the other's effects.
+        """
         new_ids = o.created_ids(t2)
         if not new_ids:
             return []
-        spec = self.schema.tables[t2]
-        keyed = [f for f, fs in spec.fields.items() if fs.type in ("choice", "boolean")]
+        keyed = self._kind_fields(t2)
         left = Counter((e[2], value_key(e[3])) for e in shown)
-        kinds: list[str] = []
-        for rid in new_ids:
-            rec = o.after.get(t2, rid)
-            pairs = Counter((f, value_key(rec.get(f))) for f in keyed if rec.get(f) is not None)
-            if pairs and not pairs - left:
-                left -= pairs
-                kind = self._kind_of(rec, t2)
-                if kind not in kinds:
-                    kinds.append(kind)
-        return kinds or [self._kind_of(o.after.get(t2, new_ids[0]), t2)]
+        pairs = {rid: Counter((f, value_key(v)) for f in keyed if (v := o.after.get(t2, rid).get(f)) is not None) for rid in new_ids}
+        matched: set[str] = set()
+        for rid in sorted(new_ids, key=lambda r: -sum(pairs[r].values())):
+            if pairs[rid] and not pairs[rid] - left:
+                left -= pairs[rid]
+                matched.add(rid)
+        if not matched:
+            shown_set = set(left)
+            matched.add(max(new_ids, key=lambda r: sum((f, value_key(v)) in shown_set for f, v in o.after.get(t2, r).items())))
+        # in creation order: the groups, and so the rules learned for them, keep the world's order
+        return list(dict.fromkeys(self._kind_of(o.after.get(t2, rid), t2) for rid in new_ids if rid in matched))
 
     def _slot_mismatches(self, rules: Sequence[Rule], slot: Slot, obs: Sequence[Observation]) -> int:
         engine = self.predictions.engine(rules)
@@ -624,11 +631,11 @@ class Inducer:
         # a rule on a number the model computes from the written ones (severity on the net amount,
         # derived from the loss) fires on a change of that number, which a direct write of it makes too
         lits = condition_literals(self.schema, table, event, written, values_of, lambda s: values_of(s, pos), target,
-                                  computed=self._computed if event == "update" else frozenset())
+                                  computed=self._computed)
         if derived:
             # a field another before rule set in these very writes may be what the rule reads (a
             # total derived first), or a coincidence of the same writes: such literals cost more
-            lits = [Literal(lit.source, lit.rank + 4) if _literal_reads(lit.source, derived) else lit for lit in lits]
+            lits = [dataclasses.replace(lit, rank=lit.rank + 4) if _literal_reads(lit.source, derived) else lit for lit in lits]
         cache: dict[str, list[bool]] = {}
         # the covering only ever reads positives and negatives: other examples stay False unevaluated
         used = sorted(set(ex_idx))
@@ -992,8 +999,10 @@ class Inducer:
             described = new_ids
             if self._create_kind is not None:
                 # a rule for one kind of record (see _split_by_signature) describes a record of that kind
-                described = [rid for rid in new_ids if self._kind_of(ex.after.get(t2, rid), t2) == self._create_kind] or new_ids
-            rid0 = max(described, key=lambda rid: sum((f, value_key(v)) in shown for f, v in ex.after.get(t2, rid).items()))
+                described = [rid for rid in new_ids
+                             if self._kind_of(ex.after.get(t2, rid), t2) == self._create_kind] or new_ids
+            rid0 = max(described,
+                       key=lambda rid: sum((f, value_key(v)) in shown for f, v in ex.after.get(t2, rid).items()))
             created[i] = ex.after.get(t2, rid0)  # type: ignore[assignment]
             examples[i] = ex.masking_after(t2, {rid: None for rid in new_ids})
         values: dict[str, str] = {}

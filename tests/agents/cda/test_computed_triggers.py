@@ -4,11 +4,13 @@ direct write of the number, not only writes of the field it was seen through."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from memkit.rules import Action, Engine, load_world
+from memkit.rules import Action, Engine, Rule, load_world
 from memkit.rules.model import RuleModel
 from memkit.rules.world import World
 
@@ -36,7 +38,7 @@ def _learned(world: World) -> RuleModel:
     return model
 
 
-def _severity(world: World, rules, action: Action) -> list:
+def _severity(world: World, rules: Sequence[Rule], action: Action) -> list[tuple[Any, ...]]:
     effects = Engine(world.schema, rules).run(world.initial_state(), action).effects
     return [tuple(e) for e in effects if e[0] == "set" and e[3] == "severity"]
 
