@@ -71,7 +71,7 @@ def _parent_of_another_kind(state: State, table: str, current: Any) -> str | Non
     if base is None:
         return None
     spec = state.schema.tables[table]
-    kinds = [f for f, fs in spec.fields.items() if fs.type in ("choice", "boolean")]
+    kinds = spec.fields_of_type("choice", "boolean")
     if not kinds:
         return None
     best = max(state.rows(table), key=lambda r: (sum(1 for f in kinds if r.get(f) != base.get(f)), r["id"] == current))

@@ -435,13 +435,9 @@ class Inducer:
                 out.append(learned)
         return out
 
-    def _kind_fields(self, t2: str) -> list[str]:
-        """The fields that tell kinds of ``t2`` record apart: its choices and flags."""
-        return [f for f, fs in self.schema.tables[t2].fields.items() if fs.type in ("choice", "boolean")]
-
     def _kind_of(self, rec: Record, t2: str) -> str:
         """A created record's kind: its choice and boolean values."""
-        return repr([rec.get(f) for f in self._kind_fields(t2)])
+        return repr([rec.get(f) for f in self.schema.tables[t2].fields_of_type("choice", "boolean")])
 
     def _created_kinds(self, o: Observation, t2: str, shown: Sequence[Effect]) -> list[str]:
         """The kinds of the ``t2`` records ``o`` created whose choice and boolean values its slot
@@ -454,7 +450,7 @@ class Inducer:
         new_ids = o.created_ids(t2)
         if not new_ids:
             return []
-        keyed = self._kind_fields(t2)
+        keyed = self.schema.tables[t2].fields_of_type("choice", "boolean")
         left = Counter((e[2], value_key(e[3])) for e in shown)
         pairs = {rid: Counter((f, value_key(v)) for f in keyed if (v := o.after.get(t2, rid).get(f)) is not None) for rid in new_ids}
         matched: set[str] = set()
@@ -463,8 +459,7 @@ class Inducer:
                 left -= pairs[rid]
                 matched.add(rid)
         if not matched:
-            shown_set = set(left)
-            matched.add(max(new_ids, key=lambda r: sum((f, value_key(v)) in shown_set for f, v in o.after.get(t2, r).items())))
+            matched.add(_most_described(o.after, t2, new_ids, set(left)))
         # in creation order: the groups, and so the rules learned for them, keep the world's order
         return list(dict.fromkeys(self._kind_of(o.after.get(t2, rid), t2) for rid in new_ids if rid in matched))
 
@@ -1001,8 +996,7 @@ class Inducer:
                 # a rule for one kind of record (see _split_by_signature) describes a record of that kind
                 described = [rid for rid in new_ids
                              if self._kind_of(ex.after.get(t2, rid), t2) == self._create_kind] or new_ids
-            rid0 = max(described,
-                       key=lambda rid: sum((f, value_key(v)) in shown for f, v in ex.after.get(t2, rid).items()))
+            rid0 = _most_described(ex.after, t2, described, shown)
             created[i] = ex.after.get(t2, rid0)  # type: ignore[assignment]
             examples[i] = ex.masking_after(t2, {rid: None for rid in new_ids})
         values: dict[str, str] = {}
@@ -1202,6 +1196,12 @@ def _written_choice_missed(obs: Observation, result: ActionResult, f: str) -> bo
     if final is None or is_number(final):
         return False
     return not values_equal(final, written) and not values_equal(predicted, final)
+
+
+def _most_described(state: State, table: str, ids: Sequence[str], shown: set[tuple[str, Any]]) -> str:
+    """Of the ``table`` records ``ids``, the one with most (field, value key) pairs in ``shown``
+    (the first of those on a tie)."""
+    return max(ids, key=lambda rid: sum((f, value_key(v)) in shown for f, v in state.get(table, rid).items()))
 
 
 def _with_order_of(old: dict[str, Any], rule: dict[str, Any]) -> dict[str, Any]:

@@ -306,9 +306,9 @@ class SystematicPolicy:
                 around = None  # the records after the write less those it created, made when first needed
                 for rid in new_ids:
                     rec = o.after.tables[t2][rid]
-                    for f, fspec in spec.fields.items():
-                        v = rec.get(f)
-                        if fspec.type not in ("choice", "boolean") or not fspec.has_default or v is None or values_equal(v, fspec.default):
+                    for f in spec.fields_of_type("choice", "boolean"):
+                        fspec, v = spec.fields[f], rec.get(f)
+                        if not fspec.has_default or v is None or values_equal(v, fspec.default):
                             continue
                         key = (t2, f, repr(value_key(v)))
                         if key in done:

@@ -74,6 +74,10 @@ class TableSpec:
         """True for declared fields and for the implicit ``id``."""
         return name == "id" or name in self.fields
 
+    def fields_of_type(self, *types: str) -> list[str]:
+        """The names of the fields of any of ``types``, in file order."""
+        return [name for name, spec in self.fields.items() if spec.type in types]
+
     def empty_record(self) -> dict[str, Value]:
         """A record with every field null (``previous`` on insert)."""
         rec: dict[str, Value] = {"id": None}
