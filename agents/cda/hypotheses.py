@@ -202,12 +202,62 @@ def value_candidates(
         for c in nums:
             if c != a:
                 yield f"min({a}, {c})"
+    yield from _three_term_sums(schema, table)
+    if first_inputs is not None:
+        yield from _scaled_products(schema, table, targets, first_inputs)
     for i, a in enumerate(nums):
         for b in nums[i:]:
             for c in nums:
                 if c not in (a, b):
                     yield f"min({a} * {b}, {c})"
                     yield f"round(min({a} * {b}, {c}), 2)"
+
+
+def _three_term_sums(schema: Schema, table: str) -> Iterator[str]:
+    """Sums of three numbers of the record itself (a balance due = amount + late fee - amount paid).
+
+    Only the record's own numbers: with paths through references there are too many
+    triples, and a sum of three arbitrary numbers fits a few examples by coincidence.
+    """
+    own = [f"current.{f}" for f in schema.tables[table].fields_of_type("number")]
+    for i, a in enumerate(own):
+        for b in own[i + 1:]:
+            for c in own:
+                if c not in (a, b):
+                    yield f"{a} + {b} - {c}"
+                    yield f"round({a} + {b} - {c}, 2)"
+    for a in own:
+        for i, b in enumerate(own):
+            for c in own[i + 1:]:
+                if a not in (b, c):
+                    yield f"{a} - {b} - {c}"
+                    yield f"round({a} - {b} - {c}, 2)"
+
+
+def _scaled_products(schema: Schema, table: str, targets: Sequence[Any], first_inputs: Callable[[str], Any]) -> Iterator[str]:
+    """A product of two numbers of the record, or of a difference of two (floored at zero) and a
+    third, times a rate read off the examples (a storage charge = days over the free days x TEU
+    x a daily rate; a premium = sum insured x term x a rate).
+
+    Only the record's own numbers, as for three-term sums; the rate is inferred from the example
+    with the largest product, as for ``a * c``.
+    """
+    own = [f"current.{f}" for f in schema.tables[table].fields_of_type("number")]
+    bases = [f"{a} * {b}" for i, a in enumerate(own) for b in own[i + 1:]]
+    for a in own:
+        for b in own:
+            if b != a:
+                bases += [f"max({a} - {b}, 0) * {c}" for c in own if c not in (a, b)]
+                bases += [f"({a} - {b}) * {c}" for c in own if c not in (a, b)]
+    for base in bases:
+        pairs = [(float(x), float(t)) for x, t in zip(first_inputs(base), targets) if is_number(x) and is_number(t) and x != 0]
+        if not pairs:
+            continue
+        x0, t0 = max(pairs, key=lambda p: abs(p[0]))
+        for c in dict.fromkeys(round(t0 / x0, d) for d in (2, 3, 4, 6)):
+            if c not in (0, 1):
+                yield f"round({base} * {literal_source(normalize(c))}, 2)"
+                yield f"{base} * {literal_source(normalize(c))}"
 
 
 def clamped(source: str, schema: Schema, table: str) -> Iterator[str]:

@@ -287,7 +287,14 @@ class Inducer:
         if one is not None:
             return [one]
         if slot[0] not in ("own", "upd"):
-            return self._split_by_signature(slot, observations) if slot[0] == "create" else []
+            if slot[0] != "create":
+                return []
+            # records of kinds no one rule describes; failing that, a record with a field nothing
+            # explains yet (a bill's amount, set by the bill's own insert rules the model has not
+            # learned): created with the fields that are explained, the rest left to those rules
+            split = self._split_by_signature(slot, observations)
+            partial = self.learn_slot(slot, observations, partial=True) if not split else None
+            return split or ([partial] if partial is not None else [])
         remaining = {i for i, o in enumerate(observations)
                      if o.action.table == slot[1] and o.action.op == slot[2] and effects_in_slot(slot, o.action, o.effects)}
         out: list[LearnedSlot] = []
@@ -534,12 +541,14 @@ class Inducer:
         return any(effects_in_slot(slot, o.action, o.effects) for o in self._trigger_obs(slot, obs))
 
     # -- learning one slot --------------------------------------------------------
-    def learn_slot(self, slot: Slot, observations: Sequence[Observation], only: set[int] | None = None) -> LearnedSlot | None:
+    def learn_slot(self, slot: Slot, observations: Sequence[Observation], only: set[int] | None = None,
+                   *, partial: bool = False) -> LearnedSlot | None:
         """Learn one rule (dict) explaining ``slot`` on these observations, or None.
 
         With ``only`` (indexes into ``observations``), just those positives are
         to be explained; the other positives count as observations where this
-        rule must not change anything.
+        rule must not change anything. With ``partial``, a created record's fields
+        no expression explains are left out of the rule (creates only).
         """
         kind, table, event = slot[0], slot[1], slot[2]
         trig = [o for o in observations if o.action.table == table and o.action.op == event]
@@ -564,7 +573,7 @@ class Inducer:
         elif kind == "upd":
             learned = self._learn_upd(slot, examples, pos, pool)
         elif kind == "create":
-            learned = self._learn_create(slot, examples, pos, pool)
+            learned = self._learn_create(slot, examples, pos, pool, partial=partial)
         else:
             learned = self._learn_del(slot, examples, pos)
         if learned is None:
@@ -978,7 +987,8 @@ class Inducer:
         return out
 
     # created records: an after rule with create
-    def _learn_create(self, slot: Slot, examples: list[Example], pos: list[int], pool: tuple[list[Example], list[int]] | None = None) -> LearnedSlot | None:
+    def _learn_create(self, slot: Slot, examples: list[Example], pos: list[int], pool: tuple[list[Example], list[int]] | None = None,
+                      *, partial: bool = False) -> LearnedSlot | None:
         table, t2 = slot[1], slot[3]
         spec = self.schema.tables[t2]
         examples = list(examples)
@@ -1012,10 +1022,12 @@ class Inducer:
                 continue  # the model's insert rules of the created table set it (an overdue fine waived for a child)
             src = self._find_value(table, None, targets, fspec.type, [(examples[i], None) for i in pos], after_rule=True)
             if src is None:
+                if partial:
+                    continue
                 return None  # records of different kinds: _split_by_signature learns one rule per kind
             values[fname] = src
-        if not values:
-            return None
+        if not values or (partial and not any(spec.fields[f].type == "reference" for f in values)):
+            return None  # (a partial record tied to nothing would not say what it is about)
         neg = [i for i in range(len(examples)) if i not in pos]
         cond = self._condition(slot, examples, pos, neg, after_rule=True)
         if cond is False:
