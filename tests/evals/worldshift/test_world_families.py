@@ -27,7 +27,7 @@ from memkit.rules import Engine, World, parse_rule, score_world
 from memkit.rules.model import RuleModel
 from memkit.rules.predict import effects_of_tests
 
-from evals.worldshift import generate_fresh, generate_harbor, generate_holdout, generate_sealed, generate_vault
+from evals.worldshift import generate_fresh, generate_harbor, generate_holdout, generate_lease, generate_sealed, generate_vault
 from evals.worldshift._selection import condition_fields
 from evals.worldshift._world_writer import WORLD_DIR, WorldFamily
 from evals.worldshift.worlds_index import load_named_world
@@ -77,6 +77,12 @@ SPECS = {
                    ("terminal_invoice", "kind", "'reefer_power'"),
                    lambda e: e[:2] == ("create", "customs_hold") and e[2:] == ("reason", "dangerous_goods"),
                    (r"current\.\w+\.\w+\.\w+", r"current\.\w+ [<>]=? current\.\w+", r"is_empty\("), (("Q01", 30), ("Q08", 25))),
+    # lease: most tests have side effects (its rules cascade widely), so fewer near misses and unrelated writes remain
+    "lease": Spec((8, 200, 22), 60, (30, 50), 5, 5, 5,
+                  ("condition", f"> {generate_lease.GRACE_DAYS_A} ", f"> {generate_lease.GRACE_DAYS_B} "),
+                  ("lease_notice", "kind", "'inspection'"),
+                  lambda e: e[:2] == ("create", "lease_notice") and e[2:] == ("kind", "late_rent"),
+                  (r"current\.\w+\.\w+\.\w+", r"current\.\w+ [<>]=? current\.\w+", r"is_empty\("), (("L01", 30), ("L11", 25))),
 }
 FAMILIES = tuple(SPECS)
 ORDER_PAIRS = [(f, rule, order) for f in FAMILIES for rule, order in SPECS[f].order_pairs]
