@@ -117,7 +117,7 @@ def value_candidates(
 
     ``targets`` are the values to explain; ``first_inputs(src)`` evaluates a
     source on every example, in the order of ``targets`` (used to infer the
-    constants of ``a * c`` and ``a + c``). ``fitted()`` gives sources already
+    constants of ``a * c`` and ``a + c`` and the rates of products). ``fitted()`` gives sources already
     known to fit the examples (aggregates read off the data): they come right
     after the plain fields, before arithmetic that may fit by coincidence.
     """
@@ -196,13 +196,15 @@ def value_candidates(
     for agg in _aggregates(schema, table, join_anchors(schema, table)):
         yield agg
         yield f"round({agg}, 2)"
-    # a computed value capped by another field (a fine never above the item's cost): last,
-    # since there are many and a cap is rarer than a plain product or aggregate
+    # a computed value capped by another field (a fine never above the item's cost): after the
+    # plain products and aggregates, since there are many and a cap is rarer
     for a in nums:
         for c in nums:
             if c != a:
                 yield f"min({a}, {c})"
-    yield from _three_term_sums(schema, table)
+    # three numbers of the record: past the 4000 candidates sequential covering and the pooled
+    # search try (they have a rule's whole examples to check these against, in _find_value)
+    yield from _signed_sums(schema, table)
     if first_inputs is not None:
         yield from _scaled_products(schema, table, targets, first_inputs)
     for i, a in enumerate(nums):
@@ -213,13 +215,24 @@ def value_candidates(
                     yield f"round(min({a} * {b}, {c}), 2)"
 
 
-def _three_term_sums(schema: Schema, table: str) -> Iterator[str]:
-    """Sums of three numbers of the record itself (a balance due = amount + late fee - amount paid).
+# the most numbers of a record whose triples are searched: the candidates grow with the cube
+_MAX_OWN_NUMBERS = 8
+
+
+def _own_numbers(schema: Schema, table: str) -> list[str]:
+    """The record's own numbers (``current.f``), or [] where there are more than _MAX_OWN_NUMBERS."""
+    own = [f"current.{f}" for f in schema.tables[table].fields_of_type("number")]
+    return own if len(own) <= _MAX_OWN_NUMBERS else []
+
+
+def _signed_sums(schema: Schema, table: str) -> Iterator[str]:
+    """``a + b - c`` and ``a - b - c`` over three numbers of the record itself (a balance due =
+    amount + late fee - amount paid), plain and rounded to cents.
 
     Only the record's own numbers: with paths through references there are too many
     triples, and a sum of three arbitrary numbers fits a few examples by coincidence.
     """
-    own = [f"current.{f}" for f in schema.tables[table].fields_of_type("number")]
+    own = _own_numbers(schema, table)
     for i, a in enumerate(own):
         for b in own[i + 1:]:
             for c in own:
@@ -235,21 +248,26 @@ def _three_term_sums(schema: Schema, table: str) -> Iterator[str]:
 
 
 def _scaled_products(schema: Schema, table: str, targets: Sequence[Any], first_inputs: Callable[[str], Any]) -> Iterator[str]:
-    """A product of two numbers of the record, or of a difference of two (floored at zero) and a
-    third, times a rate read off the examples (a storage charge = days over the free days x TEU
-    x a daily rate; a premium = sum insured x term x a rate).
+    """Products of numbers of the record times a rate read off the examples: two numbers
+    (a premium = sum insured x term x a rate), or a difference of two, floored at zero or not,
+    and a third (a storage charge = days over the free days x TEU x a daily rate).
 
-    Only the record's own numbers, as for three-term sums; the rate is inferred from the example
-    with the largest product, as for ``a * c``.
+    Only the record's own numbers, as for signed sums; the rate is inferred from the example
+    with the largest product, as for ``a * c``. A difference times a third is also tried
+    without a rate (days late x a fee per day); a plain product is enumerated earlier.
     """
-    own = [f"current.{f}" for f in schema.tables[table].fields_of_type("number")]
-    bases = [f"{a} * {b}" for i, a in enumerate(own) for b in own[i + 1:]]
-    for a in own:
-        for b in own:
+    own = _own_numbers(schema, table)
+    bases = [(f"{a} * {b}", False) for i, a in enumerate(own) for b in own[i + 1:]]
+    for i, a in enumerate(own):
+        for j, b in enumerate(own):
             if b != a:
-                bases += [f"max({a} - {b}, 0) * {c}" for c in own if c not in (a, b)]
-                bases += [f"({a} - {b}) * {c}" for c in own if c not in (a, b)]
-    for base in bases:
+                bases += [(f"max({a} - {b}, 0) * {c}", True) for c in own if c not in (a, b)]
+                if i < j:  # (b - a) * c is (a - b) * c at the opposite rate
+                    bases += [(f"({a} - {b}) * {c}", True) for c in own if c not in (a, b)]
+    for base, bare in bases:
+        if bare:
+            yield base
+            yield f"round({base}, 2)"
         pairs = [(float(x), float(t)) for x, t in zip(first_inputs(base), targets) if is_number(x) and is_number(t) and x != 0]
         if not pairs:
             continue

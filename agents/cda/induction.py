@@ -281,8 +281,10 @@ class Inducer:
         return out, tuple(taken)
 
     def learn_slot_split(self, slot: Slot, observations: Sequence[Observation]) -> list[LearnedSlot]:
-        """One rule for the slot if one fits; otherwise sequential covering: the value expression that
-        explains the most positives gets a rule for those, then the rest, then by written value."""
+        """One rule for the slot if one fits; otherwise, for an own or related field, sequential
+        covering: the value expression that explains the most positives gets a rule for those, then
+        the rest, then by written value; for created records, one rule per kind of record, and
+        failing that one rule that leaves out the fields nothing explains yet."""
         one = self.learn_slot(slot, observations)
         if one is not None:
             return [one]
@@ -435,7 +437,9 @@ class Inducer:
         for kind, members in groups.items():
             self._create_kind = kind
             try:
-                learned = self.learn_slot(slot, observations, only=members)
+                # a kind with a field nothing explains yet is learned partially (see learn_slot_split)
+                learned = (self.learn_slot(slot, observations, only=members)
+                           or self.learn_slot(slot, observations, only=members, partial=True))
             finally:
                 self._create_kind = None
             if learned is not None:
@@ -1022,8 +1026,8 @@ class Inducer:
                 continue  # the model's insert rules of the created table set it (an overdue fine waived for a child)
             src = self._find_value(table, None, targets, fspec.type, [(examples[i], None) for i in pos], after_rule=True)
             if src is None:
-                if partial:
-                    continue
+                if partial and fspec.type not in ("choice", "boolean"):
+                    continue  # (a choice or flag left out would give every record one kind)
                 return None  # records of different kinds: _split_by_signature learns one rule per kind
             values[fname] = src
         if not values or (partial and not any(spec.fields[f].type == "reference" for f in values)):
