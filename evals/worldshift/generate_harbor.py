@@ -30,11 +30,11 @@ from __future__ import annotations
 
 import random
 import sys
-from decimal import ROUND_HALF_UP, Decimal
 from functools import partial
 from typing import Any
 
 from memkit.rules import State
+from memkit.rules.values import round_half_away
 
 from evals.worldshift._candidates import CandidateWrites, Limits, Row, near_thresholds, numbered_ids, pick_row
 from evals.worldshift._fields import boolean, choice, number, reference, string, table
@@ -90,7 +90,7 @@ _ID_PREFIX = {"shipping_line": "SL", "berth": "BTH", "vessel": "VSL", "port_call
 
 def _round2(x: float) -> float:
     """Rounded half away from zero to 2 decimals, on the shortest decimal form (as the engine rounds)."""
-    return float(Decimal(repr(x)).quantize(Decimal("0.01"), ROUND_HALF_UP))
+    return float(round_half_away(x, 2))
 
 
 def _storage(dwell: float, free: float, teu: float) -> float:

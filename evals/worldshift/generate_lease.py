@@ -32,11 +32,11 @@ from __future__ import annotations
 
 import random
 import sys
-from decimal import ROUND_HALF_UP, Decimal
 from functools import partial
 from typing import Any
 
 from memkit.rules import State
+from memkit.rules.values import round_half_away
 
 from evals.worldshift._candidates import CandidateWrites, Limits, Row, near_thresholds, numbered_ids, pick_row
 from evals.worldshift._fields import boolean, choice, number, reference, string, table
@@ -91,12 +91,12 @@ _ID_PREFIX = {"property": "PRP", "unit": "UNT", "tenant": "TNT", "lease": "LSE",
 
 def _round2(x: float) -> float:
     """Rounded half away from zero to 2 decimals, on the shortest decimal form (as the engine rounds)."""
-    return float(Decimal(repr(x)).quantize(Decimal("0.01"), ROUND_HALF_UP))
+    return float(round_half_away(x, 2))
 
 
 def _round0(x: float) -> float:
     """Rounded half away from zero to a whole number (as the engine rounds)."""
-    return float(Decimal(repr(x)).quantize(Decimal("1"), ROUND_HALF_UP))
+    return float(round_half_away(x, 0))
 
 
 def _late_fee(amount: float) -> float:

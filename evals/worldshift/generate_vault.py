@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import random
 import sys
-from decimal import ROUND_HALF_UP, Decimal
 from functools import partial
 from typing import Any
 
 from memkit.rules import State
+from memkit.rules.values import round_half_away
 
 from evals.worldshift._candidates import CandidateWrites, Limits, Row, near_thresholds, numbered_ids, pick_row
 from evals.worldshift._fields import boolean, choice, number, reference, string, table
@@ -84,7 +84,7 @@ def _late_fee(amount: float, rate: float) -> float:
 
 def _round2(x: float) -> float:
     """Rounded half away from zero to 2 decimals, on the shortest decimal form (as the engine rounds)."""
-    return float(Decimal(repr(x)).quantize(Decimal("0.01"), ROUND_HALF_UP))
+    return float(round_half_away(x, 2))
 
 
 def _late_fee_rule(rate: float, name: str) -> dict[str, Any]:
