@@ -295,8 +295,10 @@ class Inducer:
             # explains yet (a bill's amount, set by the bill's own insert rules the model has not
             # learned): created with the fields that are explained, the rest left to those rules
             split = self._split_by_signature(slot, observations)
-            partial = self.learn_slot(slot, observations, partial=True) if not split else None
-            return split or ([partial] if partial is not None else [])
+            if split:
+                return split
+            partial = self.learn_slot(slot, observations, partial=True)
+            return [partial] if partial is not None else []
         remaining = {i for i, o in enumerate(observations)
                      if o.action.table == slot[1] and o.action.op == slot[2] and effects_in_slot(slot, o.action, o.effects)}
         out: list[LearnedSlot] = []
@@ -437,9 +439,9 @@ class Inducer:
         for kind, members in groups.items():
             self._create_kind = kind
             try:
-                # a kind with a field nothing explains yet is learned partially (see learn_slot_split)
-                learned = (self.learn_slot(slot, observations, only=members)
-                           or self.learn_slot(slot, observations, only=members, partial=True))
+                # a kind with a field nothing explains yet is learned partially (see learn_slot_split);
+                # where every field is explained that is the whole rule
+                learned = self.learn_slot(slot, observations, only=members, partial=True)
             finally:
                 self._create_kind = None
             if learned is not None:
@@ -552,7 +554,8 @@ class Inducer:
         With ``only`` (indexes into ``observations``), just those positives are
         to be explained; the other positives count as observations where this
         rule must not change anything. With ``partial``, a created record's fields
-        no expression explains are left out of the rule (creates only).
+        no expression explains are left out of the rule (creates only); where every
+        field is explained the rule is the one learned without it.
         """
         kind, table, event = slot[0], slot[1], slot[2]
         trig = [o for o in observations if o.action.table == table and o.action.op == event]
@@ -1014,6 +1017,7 @@ class Inducer:
             created[i] = ex.after.get(t2, rid0)  # type: ignore[assignment]
             examples[i] = ex.masking_after(t2, {rid: None for rid in new_ids})
         values: dict[str, str] = {}
+        left_out = False
         fill = self._insert_fill
         for fname, fspec in spec.fields.items():
             targets = [created[i].get(fname) for i in pos]
@@ -1027,10 +1031,11 @@ class Inducer:
             src = self._find_value(table, None, targets, fspec.type, [(examples[i], None) for i in pos], after_rule=True)
             if src is None:
                 if partial and fspec.type not in ("choice", "boolean"):
+                    left_out = True
                     continue  # (a choice or flag left out would give every record one kind)
                 return None  # records of different kinds: _split_by_signature learns one rule per kind
             values[fname] = src
-        if not values or (partial and not any(spec.fields[f].type == "reference" for f in values)):
+        if not values or (left_out and not any(spec.fields[f].type == "reference" for f in values)):
             return None  # (a partial record tied to nothing would not say what it is about)
         neg = [i for i in range(len(examples)) if i not in pos]
         cond = self._condition(slot, examples, pos, neg, after_rule=True)
