@@ -52,11 +52,16 @@ def _test(field: str, subset: tuple[Any, ...], domain: Sequence[Any]) -> str:
 
 
 def aggregate_sources(schema: Schema, table: str, cases: Sequence[tuple[Example, Any]], *,
-                      after_rule: bool, limit: int = 6) -> Iterator[str]:
+                      after_rule: bool, limit: int = 6, lookups: bool = False) -> Iterator[str]:
     """``count``/``sum`` sources that give every case's target (to the cent), joined on the rule's
     record or a record it references and filtered on up to two choice/boolean fields of the
     aggregated table, simplest filter first. Each comes as it is and rounded to cents (the caller
-    checks which fits exactly); at most ``limit`` filters are given."""
+    checks which fits exactly); at most ``limit`` filters are given.
+
+    A sum that takes one row in every case only copies a number of a sibling record (a new
+    lease priced like the unit's other lease): those come only with ``lookups``, the others
+    only without, so that the caller can try a lookup after arithmetic on the record's own
+    numbers, which a coincidence like that would otherwise shadow."""
     if len(cases) < 2 or not all(is_number(t) for _, t in cases):
         return
     targets = [float(t) for _, t in cases]
@@ -77,7 +82,7 @@ def aggregate_sources(schema: Schema, table: str, cases: Sequence[tuple[Example,
                     joined.append([r for r in state.tables.get(t3, {}).values() if key is not None and values_equal(r.get(rname), key)])
                 where = f"row.{rname} == {anchor_src}"
                 for weight in [None, *numbers]:
-                    for src in _filters(joined, targets, kinds, weight):
+                    for src in _filters(joined, targets, kinds, weight, lookups=lookups and weight is not None):
                         filt = f"{where} and {src}" if src else where
                         body = f"count({t3}, {filt})" if weight is None else f"sum({t3}, {weight}, {filt})"
                         yield body
@@ -87,8 +92,10 @@ def aggregate_sources(schema: Schema, table: str, cases: Sequence[tuple[Example,
                             return
 
 
-def _filters(joined: list[list[dict[str, Any]]], targets: list[float], kinds: dict[str, Any], weight: str | None) -> Iterator[str]:
-    """Filter texts ("" for none) under which the weighted row totals equal every target (to cents)."""
+def _filters(joined: list[list[dict[str, Any]]], targets: list[float], kinds: dict[str, Any], weight: str | None,
+             *, lookups: bool = False) -> Iterator[str]:
+    """Filter texts ("" for none) under which the weighted row totals equal every target (to cents):
+    with ``lookups``, only sums that take at most one row in every case; without, only the others."""
     def w(r: dict[str, Any]) -> float:
         if weight is None:
             return 1.0
@@ -100,10 +107,13 @@ def _filters(joined: list[list[dict[str, Any]]], targets: list[float], kinds: di
     rows_by_case = [[(tuple(r.get(f) for f in fields), w(r)) for r in rows] for rows in joined]
 
     def fits(keep: Any) -> bool:
+        most = 0
         for rows, t in zip(rows_by_case, targets):
-            if abs(round(sum(x for vals, x in rows if keep(vals)), 2) - t) >= 1e-6:
+            kept = [x for vals, x in rows if keep(vals)]
+            if abs(round(sum(kept), 2) - t) >= 1e-6:
                 return False
-        return True
+            most = max(most, len(kept))
+        return (most <= 1) == lookups if weight is not None else not lookups
 
     if fits(lambda vals: True):
         yield ""

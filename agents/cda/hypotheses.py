@@ -112,6 +112,7 @@ def value_candidates(
     row_table: str | None = None,
     first_inputs: Callable[[str], Any] | None = None,
     fitted: Callable[[], Iterable[str]] | None = None,
+    lookups: Callable[[], Iterable[str]] | None = None,
 ) -> Iterator[str]:
     """Candidate expressions for a written value, simplest first.
 
@@ -119,7 +120,9 @@ def value_candidates(
     source on every example, in the order of ``targets`` (used to infer the
     constants of ``a * c`` and ``a + c`` and the rates of products). ``fitted()`` gives sources already
     known to fit the examples (aggregates read off the data): they come right
-    after the plain fields, before arithmetic that may fit by coincidence.
+    after the plain fields, before arithmetic that may fit by coincidence. ``lookups()`` gives
+    aggregates read off the data that take one row in every example (a sibling's number): they
+    come after arithmetic on two numbers, which they would otherwise shadow by coincidence.
     """
     all_same = all(values_equal(t, targets[0]) for t in targets)
     atoms = paths_from(schema, table, "current", 2)
@@ -193,6 +196,8 @@ def value_candidates(
                 yield f"{a} - {b}"
                 yield f"{a} / {b}"
                 yield f"round({a} / {b}, 2)"
+    if lookups is not None and not all_same:
+        yield from lookups()
     for agg in _aggregates(schema, table, join_anchors(schema, table)):
         yield agg
         yield f"round({agg}, 2)"

@@ -821,8 +821,12 @@ class Inducer:
         def fitted() -> Iterable[str]:
             return aggregate_sources(self.schema, table, [(ex, t) for (ex, _), t in zip(cases, targets)], after_rule=after_rule)
 
+        def lookups() -> Iterable[str]:
+            return aggregate_sources(self.schema, table, [(ex, t) for (ex, _), t in zip(cases, targets)], after_rule=after_rule,
+                                     lookups=True)
+
         candidates = value_candidates(self.schema, table, targets, target_type=ftype, row_table=row_table, first_inputs=first,
-                                      fitted=fitted if row_table is None else None)
+                                      fitted=fitted if row_table is None else None, lookups=lookups if row_table is None else None)
         return find_value(itertools.chain(self._value_hints, candidates), fits)
 
     # another record's field: an after rule with update (path) or update_where
