@@ -81,8 +81,9 @@ def aggregate_sources(schema: Schema, table: str, cases: Sequence[tuple[Example,
                     state = ex.after if after_rule else ex.before
                     joined.append([r for r in state.tables.get(t3, {}).values() if key is not None and values_equal(r.get(rname), key)])
                 where = f"row.{rname} == {anchor_src}"
-                for weight in [None, *numbers]:
-                    for src in _filters(joined, targets, kinds, weight, lookups=lookups and weight is not None):
+                # a count never copies a sibling's number: counts come only without ``lookups``
+                for weight in ([] if lookups else [None]) + numbers:
+                    for src in _filters(joined, targets, kinds, weight, lookups=lookups):
                         filt = f"{where} and {src}" if src else where
                         body = f"count({t3}, {filt})" if weight is None else f"sum({t3}, {weight}, {filt})"
                         yield body
@@ -106,17 +107,25 @@ def _filters(joined: list[list[dict[str, Any]]], targets: list[float], kinds: di
     # per case: (values of the filter fields, weight) of every joined row, computed once
     rows_by_case = [[(tuple(r.get(f) for f in fields), w(r)) for r in rows] for rows in joined]
 
-    def fits(keep: Any) -> bool:
+    def rows_taken(keep: Any) -> int | None:
+        """The most rows that add to a total under ``keep`` (a sibling with no number adds
+        nothing), or None where some total misses its target."""
         most = 0
         for rows, t in zip(rows_by_case, targets):
             kept = [x for vals, x in rows if keep(vals)]
             if abs(round(sum(kept), 2) - t) >= 1e-6:
-                return False
-            most = max(most, len(kept))
-        return (most <= 1) == lookups if weight is not None else not lookups
+                return None
+            most = max(most, sum(1 for x in kept if x != 0))
+        return most
 
-    if fits(lambda vals: True):
-        yield ""
+    def fits(keep: Any) -> bool:
+        most = rows_taken(keep)
+        return most is not None and (weight is not None and most <= 1) == lookups
+
+    if (unfiltered := rows_taken(lambda vals: True)) is not None:
+        # where every row counts, a filter that drops one changes some total: none fits either
+        if (weight is not None and unfiltered <= 1) == lookups:
+            yield ""
         return
     tests: list[list[tuple[str, set[Any]]]] = []
     for f, spec in kinds.items():

@@ -17,8 +17,8 @@ def _rent(world, rules, unit: str) -> object:
 
 def test_a_price_read_off_the_unit_is_learned_rather_than_the_sibling_leases_rent():
     world = hand_made_world("units-A")
-    # U1 and U2 each have one lease at exactly the rent a new lease gets
+    # U1 and U2 each have one lease at exactly the rent a new lease gets (U1 also a draft without a rent)
     model = induced(world, [Action("insert", "lease", "N1", {"unit": "U1"}), Action("insert", "lease", "N2", {"unit": "U2"})])
-    # U3 has no lease yet: 30 sqm at building B1's rate of 20
-    assert _rent(world, world.rules, "U3") == 600
-    assert _rent(world, model.active_rules(), "U3") == 600
+    # U3 has no lease yet: 35 sqm at building B1's rate of 20
+    assert _rent(world, world.rules, "U3") == 700
+    assert _rent(world, model.active_rules(), "U3") == 700
