@@ -108,28 +108,6 @@ def _record_at_defaults(state: State, table: str, first: dict[str, Any], kind: s
     return (best, at_default) if at_default else None
 
 
-def _record_in_another_state(state: State, table: str, fname: str, value: Any) -> str | None:
-    """A record of ``table`` whose ``fname`` is set to another value than ``value``: one at the
-    field's default where there is one (a draft to activate), else the most referenced; None
-    when no record has another value."""
-    if value is None:
-        return None
-    others = [r for r in state.rows(table) if r.get(fname) is not None and r.get(fname) != value]
-    if not others:
-        return None
-    spec = state.schema.tables[table].fields[fname]
-    incoming = _incoming_references(state, table)
-    return max(others, key=lambda r: (spec.has_default and r.get(fname) == spec.default,
-                                      sum(incoming.get(r["id"], {}).values())))["id"]
-
-
-def _raised_to_defaults(state: State, table: str, values: dict[str, Any]) -> list[str]:
-    """The choices (with a default) and booleans of ``values`` that are not at their defaults
-    (a boolean without a default is at it when false)."""
-    defaults = {**_defaults(state, table, "choice"), **_defaults(state, table, "boolean")}
-    return [f for f, d in defaults.items() if f in values and values[f] != d]
-
-
 def raised_fields(state: State, action: Action) -> tuple[str, ...]:
     """The choices of the record an update writes that are not at their defaults (() for inserts)."""
     rec = state.get(action.table, action.id) if action.op != "insert" else None
@@ -190,12 +168,6 @@ def sweep(schema: Schema, state: State, rng: random.Random, *, records_per_table
                                 # the same change on a record whose numbers are all large: conditions that
                                 # also need a threshold to hold show up here
                                 add(2, f"{table}.{fname} -> {choice} with large numbers", Action("update", table, rid, {fname: choice, **numeric_big}))
-                    other = _record_in_another_state(state, table, fname, cur) if n == 0 else None
-                    if other is not None:
-                        # the first record's own value, reached from another: the most referenced
-                        # record is often in the commonest state (an active lease), and the change
-                        # into that state (activating a lease) is one the rest never write
-                        add(0, f"{table}.{fname} -> {cur} on {other}", Action("update", table, other, {fname: cur}))
                 elif fspec.type == "boolean" and n <= 1:
                     add(1 if n == 0 else 2, f"{table}.{fname} flipped", Action("update", table, rid, {fname: not bool(cur)}))
                 elif fspec.type == "number":
@@ -237,14 +209,6 @@ def sweep(schema: Schema, state: State, rng: random.Random, *, records_per_table
                 varied = {k: (round(float(v) * 2 + 1, 2) if is_number(v) else v) for k, v in values.items()}
                 add(1, f"insert a varied clone of {table}/{rec['id']}", Action("insert", table, new_id(table) if new_id else f"{table}_probe_v", varied))
             add(1 if n == 0 else 3, f"delete {table}/{rec['id']}", Action("delete", table, rec["id"]))
-            reset = _raised_to_defaults(state, table, values) if n == 0 else []
-            if reset:
-                # a clone inherits the statuses and flags that before rules set on insert (a card
-                # payment clears at once): left out, they take the platform's defaults, and such a
-                # rule shows what it sets
-                add(1, f"insert a clone of {table}/{rec['id']} at default statuses",
-                    Action("insert", table, new_id(table) if new_id else f"{table}_probe_d",
-                           {k: v for k, v in values.items() if k not in reset}))
             if n == 0:
                 # only the references: defaults and before rules fill the rest, and show what they derive
                 refs = {k: v for k, v in values.items() if spec.fields[k].type == "reference"}
