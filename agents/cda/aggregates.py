@@ -52,20 +52,21 @@ def _test(field: str, subset: tuple[Any, ...], domain: Sequence[Any]) -> str:
 
 
 def aggregate_sources(schema: Schema, table: str, cases: Sequence[tuple[Example, Any]], *,
-                      after_rule: bool, limit: int = 6, lookups: bool = False) -> Iterator[str]:
+                      after_rule: bool, limit: int = 6, lookups: list[str] | None = None) -> Iterator[str]:
     """``count``/``sum`` sources that give every case's target (to the cent), joined on the rule's
     record or a record it references and filtered on up to two choice/boolean fields of the
     aggregated table, simplest filter first. Each comes as it is and rounded to cents (the caller
     checks which fits exactly); at most ``limit`` filters are given.
 
     A sum that takes one row in every case only copies a number of a sibling record (a new
-    lease priced like the unit's other lease): those come only with ``lookups``, the others
-    only without, so that the caller can try a lookup after arithmetic on the record's own
-    numbers, which a coincidence like that would otherwise shadow."""
+    lease priced like the unit's other lease): those are not yielded but appended to
+    ``lookups`` (at most ``limit`` filters too; complete once this is exhausted), so that the
+    caller can try a lookup after arithmetic on the record's own numbers, which a coincidence
+    like that would otherwise shadow. One pass joins the rows for both."""
     if len(cases) < 2 or not all(is_number(t) for _, t in cases):
         return
     targets = [float(t) for _, t in cases]
-    found = 0
+    found = deferred = 0
     for anchor_src, anchor_table in join_anchors(schema, table):
         keys = [eval_on(anchor_src, schema, ex, after_rule=after_rule) for ex, _ in cases]
         if any(k is FAIL for k in keys):
@@ -81,22 +82,29 @@ def aggregate_sources(schema: Schema, table: str, cases: Sequence[tuple[Example,
                     state = ex.after if after_rule else ex.before
                     joined.append([r for r in state.tables.get(t3, {}).values() if key is not None and values_equal(r.get(rname), key)])
                 where = f"row.{rname} == {anchor_src}"
-                # a count never copies a sibling's number: counts come only without ``lookups``
-                for weight in ([] if lookups else [None]) + numbers:
-                    for src in _filters(joined, targets, kinds, weight, lookups=lookups):
+                for weight in [None, *numbers]:
+                    for src, lookup in _filters(joined, targets, kinds, weight):
+                        if (deferred if lookup else found) >= limit:
+                            continue
                         filt = f"{where} and {src}" if src else where
                         body = f"count({t3}, {filt})" if weight is None else f"sum({t3}, {weight}, {filt})"
-                        yield body
-                        yield f"round({body}, 2)"
-                        found += 1
-                        if found >= limit:
+                        if lookup:
+                            deferred += 1
+                            if lookups is not None:
+                                lookups += [body, f"round({body}, 2)"]
+                        else:
+                            found += 1
+                            yield body
+                            yield f"round({body}, 2)"
+                        if found >= limit and deferred >= limit:
                             return
 
 
-def _filters(joined: list[list[dict[str, Any]]], targets: list[float], kinds: dict[str, Any], weight: str | None,
-             *, lookups: bool = False) -> Iterator[str]:
-    """Filter texts ("" for none) under which the weighted row totals equal every target (to cents):
-    with ``lookups``, only sums that take at most one row in every case; without, only the others."""
+def _filters(joined: list[list[dict[str, Any]]], targets: list[float], kinds: dict[str, Any],
+             weight: str | None) -> Iterator[tuple[str, bool]]:
+    """Filter texts ("" for none) under which the weighted row totals equal every target (to cents),
+    each with whether it is a lookup: a sum that takes at most one row in every case (a count
+    never is)."""
     def w(r: dict[str, Any]) -> float:
         if weight is None:
             return 1.0
@@ -118,14 +126,12 @@ def _filters(joined: list[list[dict[str, Any]]], targets: list[float], kinds: di
             most = max(most, sum(1 for x in kept if x != 0))
         return most
 
-    def fits(keep: Any) -> bool:
-        most = rows_taken(keep)
-        return most is not None and (weight is not None and most <= 1) == lookups
+    def lookup(most: int) -> bool:
+        return weight is not None and most <= 1
 
     if (unfiltered := rows_taken(lambda vals: True)) is not None:
         # where every row counts, a filter that drops one changes some total: none fits either
-        if (weight is not None and unfiltered <= 1) == lookups:
-            yield ""
+        yield "", lookup(unfiltered)
         return
     tests: list[list[tuple[str, set[Any]]]] = []
     for f, spec in kinds.items():
@@ -139,12 +145,12 @@ def _filters(joined: list[list[dict[str, Any]]], targets: list[float], kinds: di
         tests.append(per_field)
     for i, per_field in enumerate(tests):
         for text, allowed in per_field:
-            if fits(lambda vals, i=i, allowed=allowed: vals[i] in allowed):
-                yield text
+            if (most := rows_taken(lambda vals, i=i, allowed=allowed: vals[i] in allowed)) is not None:
+                yield text, lookup(most)
     for i, j in combinations(range(len(fields)), 2):
         if len(tests[i]) * len(tests[j]) > 4096:
             continue
         for text_a, a in tests[i]:
             for text_b, b in tests[j]:
-                if fits(lambda vals, i=i, j=j, a=a, b=b: vals[i] in a and vals[j] in b):
-                    yield f"{text_a} and {text_b}"
+                if (most := rows_taken(lambda vals, i=i, j=j, a=a, b=b: vals[i] in a and vals[j] in b)) is not None:
+                    yield f"{text_a} and {text_b}", lookup(most)

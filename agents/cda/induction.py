@@ -818,12 +818,15 @@ class Inducer:
                     return False
             return True
 
+        # the sums that only copy a sibling's number, set aside by the same pass that reads off the rest
+        deferred: list[str] = []
+
         def fitted() -> Iterable[str]:
-            return aggregate_sources(self.schema, table, [(ex, t) for (ex, _), t in zip(cases, targets)], after_rule=after_rule)
+            return aggregate_sources(self.schema, table, [(ex, t) for (ex, _), t in zip(cases, targets)], after_rule=after_rule,
+                                     lookups=deferred)
 
         def lookups() -> Iterable[str]:
-            return aggregate_sources(self.schema, table, [(ex, t) for (ex, _), t in zip(cases, targets)], after_rule=after_rule,
-                                     lookups=True)
+            return deferred
 
         candidates = value_candidates(self.schema, table, targets, target_type=ftype, row_table=row_table, first_inputs=first,
                                       fitted=fitted if row_table is None else None, lookups=lookups if row_table is None else None)
