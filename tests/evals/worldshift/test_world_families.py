@@ -27,8 +27,8 @@ from memkit.rules import Engine, World, parse_rule, score_world
 from memkit.rules.model import RuleModel
 from memkit.rules.predict import effects_of_tests
 
-from evals.worldshift import (generate_fleet, generate_fresh, generate_harbor, generate_holdout, generate_lease, generate_sealed,
-                              generate_vault)
+from evals.worldshift import (generate_campus, generate_fleet, generate_fresh, generate_harbor, generate_holdout, generate_lease,
+                              generate_sealed, generate_vault)
 from evals.worldshift._selection import condition_fields
 from evals.worldshift._world_writer import WORLD_DIR, WorldFamily
 from evals.worldshift.worlds_index import load_named_world
@@ -89,6 +89,11 @@ SPECS = {
                   ("service_order", "kind", "'inspection'"),
                   lambda e: e[:2] == ("create", "service_order") and e[2:] == ("kind", "scheduled_service"),
                   (r"current\.\w+\.\w+\.\w+", r"current\.\w+ [<>]=? current\.\w+", r"is_empty\("), (("F02", 5), ("F08", 15))),
+    "campus": Spec((8, 214, 24), 60, (27, 40), 10, 10, 5,
+                   ("condition", f"< {generate_campus.PROBATION_GPA_A:g} ", f"< {generate_campus.PROBATION_GPA_B:g} "),
+                   ("advising_notice", "kind", "'seat_offered'"),
+                   lambda e: e[:2] == ("create", "tuition_charge") and e[2:] == ("kind", "lab_fee"),
+                   (r"current\.\w+\.\w+\.\w+", r"current\.\w+ [<>]=? current\.\w+", r"is_empty\("), (("U01", 35), ("U18", 35))),
 }
 FAMILIES = tuple(SPECS)
 ORDER_PAIRS = [(f, rule, order) for f in FAMILIES for rule, order in SPECS[f].order_pairs]
@@ -343,6 +348,7 @@ def test_pairs_of_rules_whose_order_matters(family, late, order):
     # fresh: M01 (rate) before M02, M14 (daily dose) before M16; novel: L01 (period) before L02, L04 (overdue) before L05 (lost);
     # sealed: P01 before P02, P04 before P05; harbor: Q01 (line) before Q02 (free days), Q08 (dues) before Q09 (discount)
     # fleet: F01 (km since service) before F02 (service due), F06 (discount) and F07 (mileage fee) before F08 (total)
+    # campus: U01 (an enrollment's credits) before U03 (its tuition), U18 (a student's balance) before U19 (hold above the limit)
     a = _worlds(family)["A"]
     swapped = [parse_rule({**r.to_dict(), "order": order}, a.schema) if r.id == late else r for r in a.rules]
     true_engine, swapped_engine = Engine(a.schema, a.rules), Engine(a.schema, swapped)
