@@ -18,6 +18,8 @@ from memkit.rules.ast import literal_source
 from memkit.rules.schema import is_number
 from memkit.rules.values import normalize, values_equal
 
+from agents.cda.linear import linear_sources
+
 __all__ = [
     "clamped",
     "comparable_numbers",
@@ -212,6 +214,10 @@ def value_candidates(
     yield from _signed_sums(schema, table)
     if first_inputs is not None:
         yield from _scaled_products(schema, table, targets, first_inputs)
+        if not all_same:
+            # three or four numbers added and subtracted, or two and a constant or a rate: solved
+            # for on the first examples rather than enumerated (too many to reach term by term)
+            yield from _linear(schema, table, targets, first_inputs)
     for i, a in enumerate(nums):
         for b in nums[i:]:
             for c in nums:
@@ -281,6 +287,15 @@ def _scaled_products(schema: Schema, table: str, targets: Sequence[Any], first_i
             if c not in (0, 1):
                 yield f"round({base} * {literal_source(normalize(c))}, 2)"
                 yield f"{base} * {literal_source(normalize(c))}"
+
+
+def _linear(schema: Schema, table: str, targets: Sequence[Any], first_inputs: Callable[[str], Any]) -> Iterator[str]:
+    """Signed sums of the record's numbers, their pairwise products and the numbers of the records
+    it references directly, read off the first examples (see ``linear_sources``)."""
+    own = [f"current.{f}" for f in schema.tables[table].fields_of_type("number")]
+    near = [src for src, ty, _ in paths_from(schema, table, "current", 1) if ty == "number" and src.count(".") == 2]
+    products = [(i, j) for i in range(len(own)) for j in range(i + 1, len(own))]
+    yield from linear_sources(own + near, first_inputs, list(targets[:8]), products=products)
 
 
 def clamped(source: str, schema: Schema, table: str) -> Iterator[str]:
