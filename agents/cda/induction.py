@@ -327,7 +327,13 @@ class Inducer:
                 if len(values) != 1:
                     return out
                 groups.setdefault(values.pop(), set()).add(i)
+            numeric = self.schema.tables[slot[3] if slot[0] == "upd" else slot[1]].fields[slot[-1]].type == "number"
             for members in groups.values():
+                if numeric and len(groups) > 1 and len(members) < 2:
+                    # a number no expression gave, seen once among others: a constant for that one
+                    # write, under whatever condition singles it out, predicts a wrong value (worse than
+                    # none) for the next write it fires on
+                    continue
                 learned = self.learn_slot(slot, observations, only=members)
                 if learned is not None:
                     out.append(learned)

@@ -26,11 +26,8 @@ _Half = tuple[tuple[tuple[int, int], ...], tuple[float, ...]]
 
 # how many sums one search yields at most: the caller checks each against every case
 _MAX_YIELDED = 40
-
-
-def _key(values: Sequence[float]) -> tuple[int, ...]:
-    # cents: the inputs of a money sum are cents, so their sums meet the target exactly at this grain
-    return tuple(round(v * 100) for v in values)
+# how far a sum may be from its target on an example: half a cent, what rounding to cents moves it
+_TOLERANCE = 0.0051
 
 
 def _halves(vectors: Sequence[tuple[float, ...]], m: int) -> list[_Half]:
@@ -83,10 +80,9 @@ def linear_sources(terms: Sequence[str], values_of: Callable[[str], Sequence[Any
     """
     m = len(targets)
     raw = {src: list(values_of(src))[:m] for src in terms}
-    keep = [k for k in range(m) if is_number(targets[k]) and all(len(v) > k and is_number(v[k]) for v in raw.values())]
-    if len(keep) < 3:
-        # a term missing on some example: drop the term rather than the example
-        keep = [k for k in range(m) if is_number(targets[k])]
+    # every example with a number to explain; a term without a number on one of them is left out
+    # (a reference that is empty on some examples), rather than the examples
+    keep = [k for k in range(m) if is_number(targets[k])]
     if len(keep) < 3:
         return
     names: list[str] = []
@@ -111,13 +107,13 @@ def linear_sources(terms: Sequence[str], values_of: Callable[[str], Sequence[Any
     n = len(keep)
     halves = _halves(vectors, n)
     found: list[tuple[int, str]] = []
-    done: set[frozenset[tuple[int, int]]] = set()
+    done: set[tuple[frozenset[tuple[int, int]], float]] = set()
 
     def offer(signed: tuple[tuple[int, int], ...], unknowns: int, constant: float = 0.0, rate: tuple[int, float] | None = None) -> None:
         used = [i for i, _ in signed] + ([rate[0]] if rate else [])
         if len(set(used)) < len(used) or len(used) > max_terms:
             return
-        key = frozenset(signed) | ({(rate[0], 0)} if rate else set())
+        key = (frozenset(signed) | ({(rate[0], 0)} if rate else set()), constant)
         if key in done or _distinct_rows(vectors, used, n) <= unknowns:
             return
         done.add(key)
@@ -125,22 +121,36 @@ def linear_sources(terms: Sequence[str], values_of: Callable[[str], Sequence[Any
         if src is not None:
             found.append((len(used) + (1 if constant else 0), src))
 
-    by_value: dict[tuple[int, ...], list[_Half]] = {}
-    by_shape: dict[tuple[int, ...], list[_Half]] = {}
+    # halves bucketed by their value on the first example and by their rise from the first example
+    # to the second (for a sum with a constant), in cents; a bucket's neighbours are looked in too and
+    # the whole vector is then checked within half a cent, since a sum that rounds to the target may
+    # fall either side of a cent boundary
+    by_first: dict[int, list[_Half]] = {}
+    by_rise: dict[int, list[_Half]] = {}
     for h in halves:
-        by_value.setdefault(_key(h[1]), []).append(h)
-        by_shape.setdefault(_key([v - h[1][0] for v in h[1]]), []).append(h)
+        by_first.setdefault(round(h[1][0] * 100), []).append(h)
+        by_rise.setdefault(round((h[1][1] - h[1][0]) * 100), []).append(h)
     for a_signed, a_vec in halves:
         rest = [t - v for t, v in zip(target, a_vec)]
-        for b_signed, _ in by_value.get(_key(rest), ()):
-            both = a_signed + b_signed
-            offer(both, len(both))
+        k0 = round(rest[0] * 100)
+        for k in (k0 - 1, k0, k0 + 1):
+            for b_signed, b_vec in by_first.get(k, ()):
+                if all(abs(r - b) <= _TOLERANCE for r, b in zip(rest, b_vec)):
+                    both = a_signed + b_signed
+                    offer(both, len(both))
         # the same plus a constant: the rest and the other half differ by one number on every example
-        for b_signed, b_vec in by_shape.get(_key([r - rest[0] for r in rest]), ())[:8]:
-            both = a_signed + b_signed
-            c = round(rest[0] - b_vec[0], 6)
-            if both and c:
-                offer(both, len(both) + 1, constant=c)
+        k1 = round((rest[1] - rest[0]) * 100)
+        tried = 0
+        for k in (k1 - 1, k1, k1 + 1):
+            for b_signed, b_vec in by_rise.get(k, ()):
+                c = rest[0] - b_vec[0]
+                if tried >= 8 or not all(abs(r - b - c) <= 2 * _TOLERANCE for r, b in zip(rest, b_vec)):
+                    continue
+                tried += 1
+                both = a_signed + b_signed
+                c = round(c, 2)
+                if both and c:
+                    offer(both, len(both) + 1, constant=c)
     # one term at a rate, with at most one more: a total = parts + labour hours x an hourly rate
     for a_signed, a_vec in (h for h in halves if len(h[0]) <= 1):
         rest = [t - v for t, v in zip(target, a_vec)]
@@ -152,7 +162,7 @@ def linear_sources(terms: Sequence[str], values_of: Callable[[str], Sequence[Any
                 r = round(rest[k0] / x[k0], d)
                 if r in (0, 1, -1):
                     continue
-                if all(abs(rv - r * xv) <= 0.0051 + 1e-9 * abs(rv) for rv, xv in zip(rest, x)):
+                if all(abs(rv - r * xv) <= _TOLERANCE + 1e-9 * abs(rv) for rv, xv in zip(rest, x)):
                     offer(a_signed, len(a_signed) + 2, rate=(i, r))
                     break
     found.sort(key=lambda p: p[0])
