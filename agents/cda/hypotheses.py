@@ -167,9 +167,15 @@ def value_candidates(
     if fitted is not None and not all_same:
         yield from fitted()
     nums = [src for src, ty, _ in atoms + row_atoms + prev_atoms if ty == "number"]
+    inputs_of = {a: first_inputs(a) for a in nums} if first_inputs is not None else {}
+    # numbers that are one value on every example: a rate equal to one of them is that number (an
+    # extra's price times its rental's days, every example on a 10-day rental), which also holds
+    # where the number differs
+    steady = {a: float(v[0]) for a, v in inputs_of.items()
+              if v and is_number(v[0]) and all(is_number(x) and values_equal(x, v[0]) for x in v)}
     for a in nums:
         if first_inputs is not None:
-            inputs = first_inputs(a)
+            inputs = inputs_of[a]
             pairs = [(x, t) for x, t in zip(inputs, targets) if is_number(x) and is_number(t)]
             nonzero = [(x, t) for x, t in pairs if x != 0]
             if nonzero:
@@ -177,6 +183,10 @@ def value_candidates(
                 a0, t0 = max(((float(x), float(t)) for x, t in nonzero), key=lambda p: abs(p[0]))
                 factors = dict.fromkeys(round(t0 / a0, d) for d in (2, 3, 4, 6))
                 for c in factors:
+                    for b, v in steady.items():
+                        if b != a and c not in (0, 1) and values_equal(v, c):
+                            yield f"{a} * {b}"
+                            yield f"round({a} * {b}, 2)"
                     yield f"{a} * {literal_source(normalize(c))}"
                     yield f"round({a} * {literal_source(normalize(c))}, 2)"
             if pairs:
