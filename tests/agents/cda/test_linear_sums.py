@@ -90,4 +90,6 @@ def test_a_random_sum_is_found_and_the_first_source_fits_in_the_engine(seed: int
     products = [(4, 0), (4, 1)] if shape == "product" else []
     found = list(linear_sources(terms, lambda src: [r[src[8:]] for r in rows], targets, products=products))
     assert found, "the sum that made the targets was not found"
-    assert _engine_values(found[0], rows) == targets or _engine_values(found[1], rows) == targets
+    # the first source offered (plain, or rounded to cents) gives the targets; within a cent, since two
+    # orders of the same sum can land either side of a half cent and round apart
+    assert any(all(abs(got - want) <= 0.0100001 for got, want in zip(_engine_values(src, rows), targets)) for src in found[:2])
