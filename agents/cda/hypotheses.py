@@ -167,6 +167,10 @@ def value_candidates(
     if fitted is not None and not all_same:
         yield from fitted()
     nums = [src for src, ty, _ in atoms + row_atoms + prev_atoms if ty == "number"]
+    if first_inputs is not None:
+        # each source evaluated once on the first examples, for this loop and the sums and
+        # products further on, which read the same numbers of the record
+        first_inputs = _memoised(first_inputs)
     inputs_of = {a: first_inputs(a) for a in nums} if first_inputs is not None else {}
     # numbers that are one value on every example: a rate equal to one of them is that number (an
     # extra's price times its rental's days, every example on a 10-day rental), which also holds
@@ -177,18 +181,13 @@ def value_candidates(
         if first_inputs is not None:
             inputs = inputs_of[a]
             pairs = [(x, t) for x, t in zip(inputs, targets) if is_number(x) and is_number(t)]
-            nonzero = [(x, t) for x, t in pairs if x != 0]
-            if nonzero:
-                # the largest input: a rounded output says least about the factor on a small one
-                a0, t0 = max(((float(x), float(t)) for x, t in nonzero), key=lambda p: abs(p[0]))
-                factors = dict.fromkeys(round(t0 / a0, d) for d in (2, 3, 4, 6))
-                for c in factors:
-                    for b, v in steady.items():
-                        if b != a and c not in (0, 1) and values_equal(v, c):
-                            yield f"{a} * {b}"
-                            yield f"round({a} * {b}, 2)"
-                    yield f"{a} * {literal_source(normalize(c))}"
-                    yield f"round({a} * {literal_source(normalize(c))}, 2)"
+            for c in _rates(inputs, targets):
+                for b, v in steady.items():
+                    if b != a and c not in (0, 1) and values_equal(v, c):
+                        yield f"{a} * {b}"
+                        yield f"round({a} * {b}, 2)"
+                yield f"{a} * {literal_source(normalize(c))}"
+                yield f"round({a} * {literal_source(normalize(c))}, 2)"
             if pairs:
                 a0, t0 = float(pairs[0][0]), float(pairs[0][1])
                 c2 = round(t0 - a0, 6)
@@ -289,11 +288,7 @@ def _scaled_products(schema: Schema, table: str, targets: Sequence[Any], first_i
         if bare:
             yield base
             yield f"round({base}, 2)"
-        pairs = [(float(x), float(t)) for x, t in zip(first_inputs(base), targets) if is_number(x) and is_number(t) and x != 0]
-        if not pairs:
-            continue
-        x0, t0 = max(pairs, key=lambda p: abs(p[0]))
-        for c in dict.fromkeys(round(t0 / x0, d) for d in (2, 3, 4, 6)):
+        for c in _rates(first_inputs(base), targets):
             if c not in (0, 1):
                 yield f"round({base} * {literal_source(normalize(c))}, 2)"
                 yield f"{base} * {literal_source(normalize(c))}"
@@ -306,6 +301,28 @@ def _linear(schema: Schema, table: str, targets: Sequence[Any], first_inputs: Ca
     near = [src for src, ty, _ in paths_from(schema, table, "current", 1) if ty == "number" and src.count(".") == 2]
     products = [(i, j) for i in range(len(own)) for j in range(i + 1, len(own))]
     yield from linear_sources(own + near, first_inputs, list(targets[:8]), products=products)
+
+
+def _rates(inputs: Sequence[Any], targets: Sequence[Any]) -> list[float]:
+    """Rates target / input read off the example with the largest input (a rounded output says
+    least about the rate on a small one), to 2, 3, 4 and 6 decimals, without repeats; [] where no
+    input is a non-zero number."""
+    pairs = [(float(x), float(t)) for x, t in zip(inputs, targets) if is_number(x) and is_number(t) and x != 0]
+    if not pairs:
+        return []
+    x0, t0 = max(pairs, key=lambda p: abs(p[0]))
+    return list(dict.fromkeys(round(t0 / x0, d) for d in (2, 3, 4, 6)))
+
+
+def _memoised(first_inputs: Callable[[str], Any]) -> Callable[[str], Any]:
+    """``first_inputs`` evaluating each source once."""
+    cache: dict[str, Any] = {}
+
+    def inputs(src: str) -> Any:
+        if src not in cache:
+            cache[src] = first_inputs(src)
+        return cache[src]
+    return inputs
 
 
 def clamped(source: str, schema: Schema, table: str) -> Iterator[str]:

@@ -327,7 +327,7 @@ class Inducer:
                 if len(values) != 1:
                     return out
                 groups.setdefault(values.pop(), set()).add(i)
-            numeric = self.schema.tables[slot[3] if slot[0] == "upd" else slot[1]].fields[slot[-1]].type == "number"
+            numeric = self._slot_field_type(slot) == "number"
             for members in groups.values():
                 if numeric and len(groups) > 1 and len(members) < 2:
                     # a number no expression gave, seen once among others: a constant for that one
@@ -338,6 +338,11 @@ class Inducer:
                 if learned is not None:
                     out.append(learned)
         return out
+
+    def _slot_field_type(self, slot: Slot) -> str:
+        """The type of the field a slot of an own or related field writes (``slot[-1]``, of the
+        written record's table or, for ``upd``, of the other table ``slot[3]``)."""
+        return self.schema.tables[slot[3] if slot[0] == "upd" else slot[1]].fields[slot[-1]].type
 
     def _best_cover(self, slot: Slot, observations: Sequence[Observation], among: set[int]) -> tuple[set[int], str | None, bool]:
         """The positives (observation indexes) explained by the value expression that explains the most,
@@ -360,7 +365,7 @@ class Inducer:
         if len(cases) < 2:
             return set(), None, False
         after_rule = kind != "own"
-        ftype = self.schema.tables[slot[3] if kind == "upd" else table].fields[slot[-1]].type
+        ftype = self._slot_field_type(slot)
         targets = [c[2] for c in cases]
 
         def first(src: str) -> list[Any]:

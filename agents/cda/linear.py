@@ -151,11 +151,13 @@ def linear_sources(terms: Sequence[str], values_of: Callable[[str], Sequence[Any
                 c = round(c, 2)
                 if both and c:
                     offer(both, len(both) + 1, constant=c)
-    # one term at a rate, with at most one more: a total = parts + labour hours x an hourly rate
+    # one term at a rate, with at most one more: a total = parts + labour hours x an hourly rate;
+    # the rate is read off each term's largest value (a rounded output says least on a small one)
+    largest = [max(range(n), key=lambda k: abs(x[k])) for x in vectors]
     for a_signed, a_vec in (h for h in halves if len(h[0]) <= 1):
         rest = [t - v for t, v in zip(target, a_vec)]
         for i, x in enumerate(vectors):
-            k0 = max(range(n), key=lambda k: abs(x[k]))
+            k0 = largest[i]
             if x[k0] == 0:
                 continue
             for d in (2, 3, 4, 6):
