@@ -28,7 +28,7 @@ from memkit.rules.model import RuleModel
 from memkit.rules.predict import effects_of_tests
 
 from evals.worldshift import (generate_campus, generate_fleet, generate_fresh, generate_harbor, generate_holdout, generate_lease,
-                              generate_sealed, generate_vault)
+                              generate_payroll, generate_sealed, generate_vault)
 from evals.worldshift._selection import condition_fields
 from evals.worldshift._world_writer import WORLD_DIR, WorldFamily
 from evals.worldshift.worlds_index import load_named_world
@@ -94,6 +94,11 @@ SPECS = {
                    ("advising_notice", "kind", "'seat_offered'"),
                    lambda e: e[:2] == ("create", "tuition_charge") and e[2:] == ("kind", "lab_fee"),
                    (r"current\.\w+\.\w+\.\w+", r"current\.\w+ [<>]=? current\.\w+", r"is_empty\("), (("U01", 35), ("U18", 35))),
+    "payroll": Spec((9, 209, 24), 60, (27, 40), 10, 10, 5,
+                    ("actions", f"* {generate_payroll.TOP_RATE_A},", f"* {generate_payroll.TOP_RATE_B},"),
+                    ("hr_notice", "kind", "'pay_review'"),
+                    lambda e: e[:2] == ("set", "employee") and e[3:] == ("status", "on_leave"),
+                    (r"current\.\w+\.\w+\.\w+", r"current\.\w+ [<>]=? current\.\w+", r"is_empty\("), (("P01", 35), ("P07", 35))),
 }
 FAMILIES = tuple(SPECS)
 ORDER_PAIRS = [(f, rule, order) for f in FAMILIES for rule, order in SPECS[f].order_pairs]
@@ -349,6 +354,7 @@ def test_pairs_of_rules_whose_order_matters(family, late, order):
     # sealed: P01 before P02, P04 before P05; harbor: Q01 (line) before Q02 (free days), Q08 (dues) before Q09 (discount)
     # fleet: F01 (km since service) before F02 (service due), F06 (discount) and F07 (mileage fee) before F08 (total)
     # campus: U01 (an enrollment's credits) before U03 (its tuition), U18 (a student's balance) before U19 (hold above the limit)
+    # payroll: P01 (a timesheet's rate) before P03 (its pay), P07 (a payslip's tax) before P09 (its net pay)
     a = _worlds(family)["A"]
     swapped = [parse_rule({**r.to_dict(), "order": order}, a.schema) if r.id == late else r for r in a.rules]
     true_engine, swapped_engine = Engine(a.schema, a.rules), Engine(a.schema, swapped)
@@ -372,3 +378,18 @@ def test_harbor_b_weighs_what_a_let_through():
     # B's tests that differ from A's hold a box for a weight check that A's threshold let through
     for t, r in _b_differs_from_a("harbor"):
         assert any(e[:2] == ("create", "customs_hold") and e[2:] == ("reason", "weight_check") for e in r.effects), t
+
+
+def test_payroll_b_taxes_at_the_new_rate():
+    # B's tests that differ from A's tax a payslip above the band more than A's rate did; a gross written directly is taxed at B's rate
+    a = _worlds("payroll")["A"]
+    differ = _b_differs_from_a("payroll")
+    assert differ
+    for t, r in differ:
+        taxes_b = sorted(e[-1] for e in r.effects if e[1] == "payslip" and e[-2] == "tax")
+        taxes_a = sorted(e[-1] for e in _effects(a, t) if e[1] == "payslip" and e[-2] == "tax")
+        assert taxes_b != taxes_a and sum(taxes_b) > sum(taxes_a), t
+        if t.op == "update" and t.table == "payslip" and "gross" in t.values:
+            above = Decimal(repr(t.values["gross"])) - generate_payroll.TAX_BAND
+            exact = generate_payroll.BAND_TAX + above * Decimal(repr(generate_payroll.TOP_RATE_B))
+            assert taxes_b == [float(exact.quantize(Decimal("0.01"), ROUND_HALF_UP))], t
