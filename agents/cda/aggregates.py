@@ -82,12 +82,17 @@ def aggregate_sources(schema: Schema, table: str, cases: Sequence[tuple[Example,
                     state = ex.after if after_rule else ex.before
                     joined.append([r for r in state.tables.get(t3, {}).values() if key is not None and values_equal(r.get(rname), key)])
                 where = f"row.{rname} == {anchor_src}"
-                for weight in [None, *numbers]:
-                    for src, lookup in _filters(joined, targets, kinds, weight):
+                # counts and sums, then ratios of two sums over the same rows (a grade point
+                # average: quality points over credits of the completed courses)
+                measures = [(w, None) for w in [None, *numbers]] + [(a, b) for a in numbers for b in numbers if a != b]
+                for weight, divisor in measures:
+                    for src, lookup in _filters(joined, targets, kinds, weight, divisor):
                         if (deferred if lookup else found) >= limit:
                             continue
                         filt = f"{where} and {src}" if src else where
                         body = f"count({t3}, {filt})" if weight is None else f"sum({t3}, {weight}, {filt})"
+                        if divisor is not None:
+                            body = f"{body} / sum({t3}, {divisor}, {filt})"
                         if lookup:
                             deferred += 1
                             if lookups is not None:
@@ -101,29 +106,35 @@ def aggregate_sources(schema: Schema, table: str, cases: Sequence[tuple[Example,
 
 
 def _filters(joined: list[list[dict[str, Any]]], targets: list[float], kinds: dict[str, Any],
-             weight: str | None) -> Iterator[tuple[str, bool]]:
-    """Filter texts ("" for none) under which the weighted row totals equal every target (to cents),
-    each with whether it is a lookup: a sum that takes at most one row in every case (a count
-    never is)."""
-    def w(r: dict[str, Any]) -> float:
-        if weight is None:
+             weight: str | None, divisor: str | None = None) -> Iterator[tuple[str, bool]]:
+    """Filter texts ("" for none) under which the weighted row totals (divided by the kept rows'
+    total of ``divisor``, where given) equal every target (to cents), each with whether it is a
+    lookup: a sum that takes at most one row in every case (a count never is)."""
+    def num(r: dict[str, Any], f: str | None) -> float:
+        if f is None:
             return 1.0
-        v = r.get(weight)
+        v = r.get(f)
         return float(v) if is_number(v) else 0.0
 
     fields = list(kinds)
-    # per case: (values of the filter fields, weight) of every joined row, computed once
-    rows_by_case = [[(tuple(r.get(f) for f in fields), w(r)) for r in rows] for rows in joined]
+    # per case: (values of the filter fields, weight, divisor) of every joined row, computed once
+    rows_by_case = [[(tuple(r.get(f) for f in fields), num(r, weight), num(r, divisor)) for r in rows] for rows in joined]
 
     def rows_taken(keep: Any) -> int | None:
         """The most rows that add to a total under ``keep`` (a sibling with no number adds
         nothing), or None where some total misses its target."""
         most = 0
         for rows, t in zip(rows_by_case, targets):
-            kept = [x for vals, x in rows if keep(vals)]
-            if abs(round(sum(kept), 2) - t) >= 1e-6:
+            kept = [(x, y) for vals, x, y in rows if keep(vals)]
+            total = sum(x for x, _ in kept)
+            if divisor is not None:
+                under = sum(y for _, y in kept)
+                if under == 0:
+                    return None
+                total /= under
+            if abs(round(total, 2) - t) >= 1e-6:
                 return None
-            most = max(most, sum(1 for x in kept if x != 0))
+            most = max(most, sum(1 for x, _ in kept if x != 0))
         return most
 
     def lookup(most: int) -> bool:

@@ -177,17 +177,28 @@ def value_candidates(
     # where the number differs
     steady = {a: float(v[0]) for a, v in inputs_of.items()
               if v and is_number(v[0]) and all(is_number(x) and values_equal(x, v[0]) for x in v)}
+    # whole-number targets may be rounded to units (a scholarship of 1238, not 1237.5)
+    whole = all(float(t).is_integer() for t in numbers)
+    digits = (2, 0) if whole else (2,)
     for a in nums:
         if first_inputs is not None:
             inputs = inputs_of[a]
             pairs = [(x, t) for x, t in zip(inputs, targets) if is_number(x) and is_number(t)]
-            for c in _rates(inputs, targets):
+            rates = _rates(inputs, targets)
+            for c in rates:
                 for b, v in steady.items():
                     if b != a and c not in (0, 1) and values_equal(v, c):
                         yield f"{a} * {b}"
                         yield f"round({a} * {b}, 2)"
+            if rates:
+                # ahead of the bare rate, as the steady number itself is
+                for b, r in _steady_factors(inputs, targets, steady, a, whole):
+                    for d in digits:
+                        yield f"round({a} * {b} * {literal_source(normalize(r))}, {d})"
+            for c in rates:
                 yield f"{a} * {literal_source(normalize(c))}"
-                yield f"round({a} * {literal_source(normalize(c))}, 2)"
+                for d in digits:
+                    yield f"round({a} * {literal_source(normalize(c))}, {d})"
             if pairs:
                 a0, t0 = float(pairs[0][0]), float(pairs[0][1])
                 c2 = round(t0 - a0, 6)
@@ -222,7 +233,7 @@ def value_candidates(
     # search try (they have a rule's whole examples to check these against, in _find_value)
     yield from _signed_sums(schema, table)
     if first_inputs is not None:
-        yield from _scaled_products(schema, table, targets, first_inputs)
+        yield from _scaled_products(schema, table, targets, first_inputs, digits)
         if not all_same:
             # three or four numbers added and subtracted, or two and a constant or a rate: solved
             # for on the first examples rather than enumerated (too many to reach term by term)
@@ -267,7 +278,8 @@ def _signed_sums(schema: Schema, table: str) -> Iterator[str]:
                     yield f"round({a} - {b} - {c}, 2)"
 
 
-def _scaled_products(schema: Schema, table: str, targets: Sequence[Any], first_inputs: Callable[[str], Any]) -> Iterator[str]:
+def _scaled_products(schema: Schema, table: str, targets: Sequence[Any], first_inputs: Callable[[str], Any],
+                     digits: Sequence[int] = (2,)) -> Iterator[str]:
     """Products of numbers of the record times a rate read off the examples: two numbers
     (a premium = sum insured x term x a rate), or a difference of two, floored at zero or not,
     and a third (a storage charge = days over the free days x TEU x a daily rate).
@@ -290,7 +302,8 @@ def _scaled_products(schema: Schema, table: str, targets: Sequence[Any], first_i
             yield f"round({base}, 2)"
         for c in _rates(first_inputs(base), targets):
             if c not in (0, 1):
-                yield f"round({base} * {literal_source(normalize(c))}, 2)"
+                for d in digits:
+                    yield f"round({base} * {literal_source(normalize(c))}, {d})"
                 yield f"{base} * {literal_source(normalize(c))}"
 
 
@@ -301,6 +314,26 @@ def _linear(schema: Schema, table: str, targets: Sequence[Any], first_inputs: Ca
     near = [src for src, ty, _ in paths_from(schema, table, "current", 1) if ty == "number" and src.count(".") == 2]
     products = [(i, j) for i in range(len(own)) for j in range(i + 1, len(own))]
     yield from linear_sources(own + near, first_inputs, list(targets[:8]), products=products)
+
+
+def _steady_factors(inputs: Sequence[Any], targets: Sequence[Any], steady: dict[str, float], a: str,
+                    whole: bool) -> Iterator[tuple[str, float]]:
+    """Numbers ``b`` steady over the examples and round factors ``r`` (two significant digits)
+    with ``a * b * r`` the target on the example with the largest ``a``, within what rounding
+    to cents (or to units, for ``whole`` targets) moves it: a scholarship of percent x the
+    major's fee per credit x 0.12 (12 credits, percent / 100), every example seen on one major.
+    The caller checks every example."""
+    pairs = [(float(x), float(t)) for x, t in zip(inputs, targets) if is_number(x) and is_number(t) and x != 0]
+    if not pairs:
+        return
+    x0, t0 = max(pairs, key=lambda p: abs(p[0]))
+    slack = 0.5 if whole else 0.005
+    for b, v in steady.items():
+        if b == a or v == 0 or t0 == 0:
+            continue
+        r = float(f"{t0 / (x0 * v):.2g}")
+        if r not in (0, 1) and abs(x0 * v * r - t0) <= slack + 1e-9:
+            yield b, r
 
 
 def _rates(inputs: Sequence[Any], targets: Sequence[Any]) -> list[float]:

@@ -634,8 +634,23 @@ class Inducer:
                 chosen = self._condition_on(slot, unset, pos, neg, after_rule=after_rule, derived=derived)
                 if chosen is not False:
                     return chosen
-            return self._condition_on(slot, examples, pos, neg, after_rule=after_rule, derived=derived)
+            chosen = self._condition_on(slot, examples, pos, neg, after_rule=after_rule, derived=derived)
+            if chosen is False:
+                # a field the write set that a later write of its cascade overwrote (a balance the
+                # write raised, recomputed once a scholarship the same write suspended came back
+                # to the student): the rule read it as written, before the cascade returned
+                as_written = [self._as_written(ex) for ex in examples]
+                if any(a is not b for a, b in zip(as_written, examples)):
+                    chosen = self._condition_on(slot, as_written, pos, neg, after_rule=after_rule, derived=derived)
+            return chosen
         return self._condition_on(slot, examples, pos, neg, after_rule=after_rule, derived=set())
+
+    def _as_written(self, ex: Example) -> Example:
+        """``ex`` with the fields its write set, and that ended with another value, read as written
+        (``ex`` itself where there are none)."""
+        written = ex.written(self.schema)
+        moved = [f for f in ex.obs.action.values if f in ex.current and not values_equal(ex.current.get(f), written.get(f))]
+        return functools.reduce(lambda e, g: e.masking(self.schema, g), moved, ex)
 
     def _condition_on(self, slot: Slot, examples: list[Example], pos: list[int], neg: list[int], *, after_rule: bool,
                       derived: set[str]) -> str | None | bool:

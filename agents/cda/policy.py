@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from memkit.errors import MemkitError
-from memkit.rules import Action, Engine, Rule, Schema, effect_key, parse_rule, same_effects
+from memkit.rules import Action, Engine, Rule, Schema, State, effect_key, parse_rule, same_effects
 from memkit.rules.schema import TableSpec, is_number
 from memkit.rules.values import value_key, values_equal
 
@@ -226,11 +226,16 @@ class SystematicPolicy:
                     if key in s["generalised"]:
                         continue
                     s["generalised"].add(key)
-                    if any(o.action.op == "insert" and o.action.table == t and fname not in o.action.values for o in session.observations):
+                    if any(_derived_on_insert(o, t, fname, state) for o in session.observations):
                         continue
+                    # the record of an update the field was derived on, as written: an insert of it
+                    # meets the rule's condition too (a new student with a low GPA), where the
+                    # first record may not (a clone of a student in good standing shows nothing)
+                    values = _written_where_derived(session.observations, t, fname, state.schema.tables[t].fields[fname].default)
                     rows = state.rows(t)
-                    if rows:
+                    if values is None and rows:
                         values = {k: v for k, v in rows[0].items() if k not in ("id", fname) and v is not None}
+                    if values is not None:
                         out.append((f"insert {t} without {fname}", Action("insert", t, session.platform.new_id(t), values)))
         out.extend(self._intermediate_probes(session))
         out.extend(self._created_probes(session))
@@ -617,6 +622,32 @@ def _new_reference(spec: TableSpec, fname: str, value: Any, obs: Observation) ->
     """Whether ``fname`` refers to a record the observed write created (absent from a fresh platform)."""
     fs = spec.fields.get(fname)
     return fs is not None and fs.type == "reference" and obs.before.get(fs.ref, value) is None
+
+
+def _derived_on_insert(obs: Observation, table: str, fname: str, initial: State) -> bool:
+    """Whether ``obs`` inserted a ``table`` record without ``fname`` and a rule filled it (the record
+    ends with a value other than the field's default): a derivation on insert already seen."""
+    a = obs.action
+    if a.op != "insert" or a.table != table or fname in a.values or obs.after is None:
+        return False
+    rec = obs.after.get(table, a.id)
+    default = initial.schema.tables[table].fields[fname].default
+    return rec is not None and not values_equal(rec.get(fname), default)
+
+
+def _written_where_derived(observations: Sequence[Observation], table: str, fname: str, default: Any) -> dict[str, Any] | None:
+    """The fields (without id and ``fname``) of the last ``table`` record an update changed ``fname``
+    of without writing it, to a value other than the field's ``default`` (which an insert would
+    show no change to), as the write left them; None where no update did."""
+    for obs in reversed(observations):
+        a = obs.action
+        if a.op != "update" or a.table != table or fname in a.values or obs.after is None or obs.rolled_back:
+            continue
+        before, after = obs.before.get(table, a.id), obs.after.get(table, a.id)
+        if before is None or after is None or values_equal(before.get(fname), after.get(fname)) or values_equal(after.get(fname), default):
+            continue
+        return {k: v for k, v in {**before, **a.values}.items() if k not in ("id", fname) and v is not None}
+    return None
 
 
 def _overridden(obs: Observation) -> list[str]:
