@@ -19,7 +19,7 @@ from typing import Any
 from memkit.rules import Schema
 from memkit.rules.ast import literal_source
 from memkit.rules.schema import is_number
-from memkit.rules.values import values_equal
+from memkit.rules.values import round_half_away, values_equal
 
 from agents.cda.contexts import FAIL, Example, eval_on
 from agents.cda.hypotheses import join_anchors
@@ -132,7 +132,8 @@ def _filters(joined: list[list[dict[str, Any]]], targets: list[float], kinds: di
                 if under == 0:
                     return None
                 total /= under
-            if abs(round(total, 2) - t) >= 1e-6:
+            # to cents as the engine rounds (half away from zero), or exactly (an unrounded average)
+            if abs(total - t) >= 1e-6 and abs(round_half_away(total, 2) - t) >= 1e-6:  # type: ignore[operator]
                 return None
             most = max(most, sum(1 for x, _ in kept if x != 0))
         return most

@@ -192,13 +192,11 @@ def value_candidates(
                         yield f"round({a} * {b}, 2)"
             if rates:
                 # ahead of the bare rate, as the steady number itself is
-                for b, r in _steady_factors(inputs, targets, steady, a, whole):
-                    for d in digits:
-                        yield f"round({a} * {b} * {literal_source(normalize(r))}, {d})"
+                for b, r in _steady_factors(inputs, targets, steady, a, False):
+                    yield f"round({a} * {b} * {literal_source(normalize(r))}, 2)"
             for c in rates:
                 yield f"{a} * {literal_source(normalize(c))}"
-                for d in digits:
-                    yield f"round({a} * {literal_source(normalize(c))}, {d})"
+                yield f"round({a} * {literal_source(normalize(c))}, 2)"
             if pairs:
                 a0, t0 = float(pairs[0][0]), float(pairs[0][1])
                 c2 = round(t0 - a0, 6)
@@ -223,6 +221,14 @@ def value_candidates(
     for agg in _aggregates(schema, table, join_anchors(schema, table)):
         yield agg
         yield f"round({agg}, 2)"
+    if whole and first_inputs is not None:
+        # rounded to units: after the sums and aggregates, since rounding away up to half a unit
+        # lets a rate fit whole numbers by coincidence
+        for a in nums:
+            for b, r in _steady_factors(inputs_of[a], targets, steady, a, True):
+                yield f"round({a} * {b} * {literal_source(normalize(r))}, 0)"
+            for c in _rates(inputs_of[a], targets):
+                yield f"round({a} * {literal_source(normalize(c))}, 0)"
     # a computed value capped by another field (a fine never above the item's cost): after the
     # plain products and aggregates, since there are many and a cap is rarer
     for a in nums:
@@ -332,7 +338,10 @@ def _steady_factors(inputs: Sequence[Any], targets: Sequence[Any], steady: dict[
         if b == a or v == 0 or t0 == 0:
             continue
         r = float(f"{t0 / (x0 * v):.2g}")
-        if r not in (0, 1) and abs(x0 * v * r - t0) <= slack + 1e-9:
+        # only a factor rounder than the bare rate itself (49.5 = 412.5 x 0.12), else any plain
+        # rate would be a steady number (a year of 2) times half the rate
+        if r not in (0, 1) and v != 1 and significant_digits(r) < significant_digits(t0 / x0) \
+                and abs(x0 * v * r - t0) <= slack + 1e-9:
             yield b, r
 
 

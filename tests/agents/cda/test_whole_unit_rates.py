@@ -30,3 +30,20 @@ def test_a_grant_of_a_student_in_another_major_is_priced_at_that_majors_fee():
     world = hand_made_world("grants-A")
     model = induced(world, WRITES)
     assert _amount_after(model, world, Action("update", "grant", "G4", {"percent": 30}), "G4") == 1368
+
+
+def test_a_plain_rate_is_not_taken_for_a_steady_number_times_part_of_it():
+    # 50 per point is as round as a rate gets: the year of 2 every write saw, times 25, is no better
+    world = hand_made_world("rates-A")
+    model = induced(world, [Action("update", "grant", "G1", {"percent": 25}), Action("update", "grant", "G2", {"percent": 15}),
+                            Action("update", "grant", "G3", {"percent": 40})])
+    assert _amount_after(model, world, Action("update", "grant", "G4", {"percent": 30}), "G4") == 1500
+
+
+def test_whole_numbers_that_add_up_are_not_taken_for_a_rate_rounded_to_units():
+    world = hand_made_world("rates-A")
+    model = induced(world, [Action("update", "item", "R1", {"a": 10}), Action("update", "item", "R2", {"a": 20}),
+                            Action("update", "item", "R3", {"a": 30})])
+    state = world.initial_state()
+    Engine(world.schema, model.active_rules()).run(state, Action("update", "item", "R4", {"a": 4}), in_place=True)
+    assert state.get("item", "R4")["total"] == 13, [lr.text for lr in model.active()]
