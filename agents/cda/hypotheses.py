@@ -191,9 +191,12 @@ def value_candidates(
                         yield f"{a} * {b}"
                         yield f"round({a} * {b}, 2)"
             if rates:
-                # ahead of the bare rate, as the steady number itself is
-                for b, r in _steady_factors(inputs, targets, steady, a, False):
-                    yield f"round({a} * {b} * {literal_source(normalize(r))}, 2)"
+                # ahead of the bare rate, as the steady number itself is, rounded to units too: the
+                # factor is rounder than the rate, which read to six decimals fits whole numbers to
+                # the cent by coincidence (percent x 49.500986 for percent x 412.5 x 0.12)
+                for b, r in _steady_factors(inputs, targets, steady, a, whole):
+                    for d in digits:
+                        yield f"round({a} * {b} * {literal_source(normalize(r))}, {d})"
             for c in rates:
                 yield f"{a} * {literal_source(normalize(c))}"
                 yield f"round({a} * {literal_source(normalize(c))}, 2)"
@@ -225,8 +228,6 @@ def value_candidates(
         # rounded to units: after the sums and aggregates, since rounding away up to half a unit
         # lets a rate fit whole numbers by coincidence
         for a in nums:
-            for b, r in _steady_factors(inputs_of[a], targets, steady, a, True):
-                yield f"round({a} * {b} * {literal_source(normalize(r))}, 0)"
             for c in _rates(inputs_of[a], targets):
                 yield f"round({a} * {literal_source(normalize(c))}, 0)"
     # a computed value capped by another field (a fine never above the item's cost): after the
