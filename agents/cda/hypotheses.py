@@ -180,11 +180,12 @@ def value_candidates(
     # whole-number targets may be rounded to units (a scholarship of 1238, not 1237.5)
     whole = all(float(t).is_integer() for t in numbers)
     digits = (2, 0) if whole else (2,)
+    rates_of = {a: _rates(v, targets) for a, v in inputs_of.items()}
     for a in nums:
         if first_inputs is not None:
             inputs = inputs_of[a]
             pairs = [(x, t) for x, t in zip(inputs, targets) if is_number(x) and is_number(t)]
-            rates = _rates(inputs, targets)
+            rates = rates_of[a]
             for c in rates:
                 for b, v in steady.items():
                     if b != a and c not in (0, 1) and values_equal(v, c):
@@ -228,7 +229,7 @@ def value_candidates(
         # rounded to units: after the sums and aggregates, since rounding away up to half a unit
         # lets a rate fit whole numbers by coincidence
         for a in nums:
-            for c in _rates(inputs_of[a], targets):
+            for c in rates_of[a]:
                 yield f"round({a} * {literal_source(normalize(c))}, 0)"
     # a computed value capped by another field (a fine never above the item's cost): after the
     # plain products and aggregates, since there are many and a cap is rarer
@@ -330,10 +331,10 @@ def _steady_factors(inputs: Sequence[Any], targets: Sequence[Any], steady: dict[
     to cents (or to units, for ``whole`` targets) moves it: a scholarship of percent x the
     major's fee per credit x 0.12 (12 credits, percent / 100), every example seen on one major.
     The caller checks every example."""
-    pairs = [(float(x), float(t)) for x, t in zip(inputs, targets) if is_number(x) and is_number(t) and x != 0]
-    if not pairs:
+    largest = _largest_example(inputs, targets)
+    if largest is None:
         return
-    x0, t0 = max(pairs, key=lambda p: abs(p[0]))
+    x0, t0 = largest
     slack = 0.5 if whole else 0.005
     for b, v in steady.items():
         if b == a or v == 0 or t0 == 0:
@@ -350,11 +351,18 @@ def _rates(inputs: Sequence[Any], targets: Sequence[Any]) -> list[float]:
     """Rates target / input read off the example with the largest input (a rounded output says
     least about the rate on a small one), to 2, 3, 4 and 6 decimals, without repeats; [] where no
     input is a non-zero number."""
-    pairs = [(float(x), float(t)) for x, t in zip(inputs, targets) if is_number(x) and is_number(t) and x != 0]
-    if not pairs:
+    largest = _largest_example(inputs, targets)
+    if largest is None:
         return []
-    x0, t0 = max(pairs, key=lambda p: abs(p[0]))
+    x0, t0 = largest
     return list(dict.fromkeys(round(t0 / x0, d) for d in (2, 3, 4, 6)))
+
+
+def _largest_example(inputs: Sequence[Any], targets: Sequence[Any]) -> tuple[float, float] | None:
+    """(input, target) of the example with the largest non-zero numeric input (the first of equals),
+    or None where there is none."""
+    pairs = [(float(x), float(t)) for x, t in zip(inputs, targets) if is_number(x) and is_number(t) and x != 0]
+    return max(pairs, key=lambda p: abs(p[0])) if pairs else None
 
 
 def _memoised(first_inputs: Callable[[str], Any]) -> Callable[[str], Any]:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from memkit.errors import MemkitError
-from memkit.rules import Action, Engine, Rule, Schema, State, effect_key, parse_rule, same_effects
+from memkit.rules import Action, Engine, Rule, Schema, effect_key, parse_rule, same_effects
 from memkit.rules.schema import TableSpec, is_number
 from memkit.rules.values import value_key, values_equal
 
@@ -226,12 +226,13 @@ class SystematicPolicy:
                     if key in s["generalised"]:
                         continue
                     s["generalised"].add(key)
-                    if any(_derived_on_insert(o, t, fname, state) for o in session.observations):
+                    default = state.schema.tables[t].fields[fname].default
+                    if any(_derived_on_insert(o, t, fname, default) for o in session.observations):
                         continue
                     # the record of an update the field was derived on, as written: an insert of it
                     # meets the rule's condition too (a new student with a low GPA), where the
                     # first record may not (a clone of a student in good standing shows nothing)
-                    values = _written_where_derived(session.observations, t, fname, state.schema.tables[t].fields[fname].default)
+                    values = _written_where_derived(session.observations, t, fname, default)
                     rows = state.rows(t)
                     if values is None and rows:
                         values = {k: v for k, v in rows[0].items() if k not in ("id", fname) and v is not None}
@@ -624,14 +625,13 @@ def _new_reference(spec: TableSpec, fname: str, value: Any, obs: Observation) ->
     return fs is not None and fs.type == "reference" and obs.before.get(fs.ref, value) is None
 
 
-def _derived_on_insert(obs: Observation, table: str, fname: str, initial: State) -> bool:
+def _derived_on_insert(obs: Observation, table: str, fname: str, default: Any) -> bool:
     """Whether ``obs`` inserted a ``table`` record without ``fname`` and a rule filled it (the record
-    ends with a value other than the field's default): a derivation on insert already seen."""
+    ends with a value other than the field's ``default``): a derivation on insert already seen."""
     a = obs.action
     if a.op != "insert" or a.table != table or fname in a.values or obs.after is None:
         return False
     rec = obs.after.get(table, a.id)
-    default = initial.schema.tables[table].fields[fname].default
     return rec is not None and not values_equal(rec.get(fname), default)
 
 

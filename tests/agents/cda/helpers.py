@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memkit.rules import Action, load_world
+from memkit.rules import Action, Engine, load_world
 from memkit.rules.model import RuleModel
+from memkit.rules.state import State
 from memkit.rules.world import World
 
 from agents.cda.induction import Inducer
 from agents.cda.session import Observation
 from evals.worldshift.platform import Platform
 
-__all__ = ["induced", "observe_writes", "hand_made_world"]
+__all__ = ["induced", "observe_writes", "hand_made_world", "state_after"]
 
 _WORLDS = Path(__file__).parent / "worlds"
 
@@ -40,3 +41,10 @@ def induced(world: World, actions: list[Action]) -> RuleModel:
     model = RuleModel(world.schema, world.name)
     Inducer(world.schema).run(model, observe_writes(Platform(world), actions), world.name)
     return model
+
+
+def state_after(model: RuleModel, world: World, action: Action) -> State:
+    """The world's initial records after ``action`` with the model's active rules (its prediction)."""
+    state = world.initial_state()
+    Engine(world.schema, model.active_rules()).run(state, action, in_place=True)
+    return state

@@ -4,16 +4,15 @@ the data, as sums and counts are, and predicts the average of another parent's r
 
 from __future__ import annotations
 
-from memkit.rules import Action, Engine
+from memkit.rules import Action
 
-from tests.agents.cda.helpers import hand_made_world, induced
+from tests.agents.cda.helpers import hand_made_world, induced, state_after
 
 
 def test_a_grade_point_average_is_learned_as_a_ratio_of_two_sums():
     world = hand_made_world("averages-A")
     model = induced(world, [Action("update", "enrollment", "E1", {"points": 10}), Action("update", "enrollment", "E2", {"points": 9}),
                             Action("update", "enrollment", "E1", {"points": 16}), Action("update", "enrollment", "E3", {"points": 6})])
-    state = world.initial_state()
-    Engine(world.schema, model.active_rules()).run(state, Action("update", "enrollment", "E5", {"points": 12}), in_place=True)
+    state = state_after(model, world, Action("update", "enrollment", "E5", {"points": 12}))
     # (12 + 7) / (3 + 3): the enrolled course's points and credits stay out
     assert state.get("student", "S2")["gpa"] == 3.17

@@ -5,18 +5,16 @@ next write on a record with another major, rather than as a constant rate."""
 
 from __future__ import annotations
 
-from memkit.rules import Action, Engine
+from memkit.rules import Action
 
-from tests.agents.cda.helpers import hand_made_world, induced
+from tests.agents.cda.helpers import hand_made_world, induced, state_after
 
 WRITES = [Action("update", "grant", "G1", {"percent": 25}), Action("update", "grant", "G2", {"percent": 15}),
           Action("update", "grant", "G3", {"percent": 40})]
 
 
 def _amount_after(model, world, action: Action, rid: str) -> float:
-    state = world.initial_state()
-    Engine(world.schema, model.active_rules()).run(state, action, in_place=True)
-    return state.get("grant", rid)["amount"]
+    return state_after(model, world, action).get("grant", rid)["amount"]
 
 
 def test_whole_unit_amounts_are_explained_by_a_rounded_rate():
@@ -44,6 +42,5 @@ def test_whole_numbers_that_add_up_are_not_taken_for_a_rate_rounded_to_units():
     world = hand_made_world("rates-A")
     model = induced(world, [Action("update", "item", "R1", {"a": 10}), Action("update", "item", "R2", {"a": 20}),
                             Action("update", "item", "R3", {"a": 30})])
-    state = world.initial_state()
-    Engine(world.schema, model.active_rules()).run(state, Action("update", "item", "R4", {"a": 4}), in_place=True)
+    state = state_after(model, world, Action("update", "item", "R4", {"a": 4}))
     assert state.get("item", "R4")["total"] == 13, [lr.text for lr in model.active()]

@@ -5,9 +5,9 @@ that fired on the write."""
 
 from __future__ import annotations
 
-from memkit.rules import Action, Engine
+from memkit.rules import Action
 
-from tests.agents.cda.helpers import hand_made_world, induced
+from tests.agents.cda.helpers import hand_made_world, induced, state_after
 
 WRITES = [Action("update", "student", "S1", {"balance": 5000}), Action("update", "student", "S1", {"balance": 3000}),
           Action("update", "student", "S1", {"gpa": 0.0, "balance": 4500}), Action("update", "student", "S1", {"balance": 4200}),
@@ -17,9 +17,7 @@ WRITES = [Action("update", "student", "S1", {"balance": 5000}), Action("update",
 
 
 def _hold_after(model, world, action: Action) -> bool:
-    state = world.initial_state()
-    Engine(world.schema, model.active_rules()).run(state, action, in_place=True)
-    return state.get("student", action.id)["hold"]
+    return state_after(model, world, action).get("student", action.id)["hold"]
 
 
 def test_a_threshold_is_read_off_the_balance_as_written():
