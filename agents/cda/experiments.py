@@ -78,6 +78,29 @@ def _parent_of_another_kind(state: State, table: str, current: Any) -> str | Non
     return best["id"] if best["id"] != current and any(best.get(f) != base.get(f) for f in kinds) else None
 
 
+def _record_with_children_in_other_states(state: State, table: str, first: dict[str, Any]) -> str | None:
+    """The record of ``table`` whose children (records referring to it) are in the most states
+    that ``first``'s children are not in, or None where no record has any.
+
+    A rule that deletes or voids the children a deleted record leaves behind often keeps to
+    some of their states (the containers still on board of a cancelled call, the open charges
+    of a dropped enrollment): deleting a record whose children have all moved on shows nothing.
+    """
+    states: dict[str, set[tuple[str, str, str, Any]]] = {}
+    for t2, spec in state.schema.tables.items():
+        refs = [f for f, fs in spec.fields.items() if fs.type == "reference" and fs.ref == table]
+        kinds = spec.fields_of_type("choice", "boolean") if refs else []
+        for row in state.rows(t2) if kinds else ():
+            for f in refs:
+                parent = row.get(f)
+                if isinstance(parent, str):
+                    states.setdefault(parent, set()).update((t2, f, k, row.get(k)) for k in kinds)
+    seen = states.get(first["id"], set())
+    best = max((r["id"] for r in state.rows(table) if r["id"] != first["id"]),
+               key=lambda rid: (len(states.get(rid, set()) - seen), len(states.get(rid, ()))), default=None)
+    return best if best is not None and states.get(best, set()) - seen else None
+
+
 def _defaults(state: State, table: str, kind: str) -> dict[str, Any]:
     """The default of every field of ``table`` of ``kind``: booleans without one default to False,
     choices without one are left out."""
@@ -210,6 +233,9 @@ def sweep(schema: Schema, state: State, rng: random.Random, *, records_per_table
                 add(1, f"insert a varied clone of {table}/{rec['id']}", Action("insert", table, new_id(table) if new_id else f"{table}_probe_v", varied))
             add(1 if n == 0 else 3, f"delete {table}/{rec['id']}", Action("delete", table, rec["id"]))
             if n == 0:
+                other = _record_with_children_in_other_states(state, table, rec)
+                if other is not None:
+                    add(2, f"delete {table}/{other} (children in other states)", Action("delete", table, other))
                 # only the references: defaults and before rules fill the rest, and show what they derive
                 refs = {k: v for k, v in values.items() if spec.fields[k].type == "reference"}
                 add(2, f"insert {table} with references only", Action("insert", table, new_id(table) if new_id else f"{table}_probe_r", refs))

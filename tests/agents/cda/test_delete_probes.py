@@ -1,0 +1,38 @@
+"""Delete probes: a cascade that keeps to some of the deleted record's children shows only
+where the deleted record has children in those states."""
+
+from __future__ import annotations
+
+import random
+
+from memkit.rules import Action, score_world
+from memkit.rules.model import RuleModel
+from memkit.rules.predict import effects_of_tests
+
+from agents.cda import discover
+from agents.cda.experiments import sweep
+from evals.worldshift.platform import Platform
+
+from tests.agents.cda.helpers import hand_made_world, state_after
+
+
+def test_the_sweep_also_deletes_a_record_whose_children_are_in_other_states():
+    world = hand_made_world("calls-A")
+    phases = sweep(world.schema, world.initial_state(), random.Random(0))
+    deleted = [a.id for phase in phases for _, a in phase if a.op == "delete" and a.table == "port_call"]
+    # PC1 is the most referenced call, and all its containers are gated out; the second call
+    # picked is PC4, the one with an invoice; PC2's containers are on board and in the yard,
+    # more states that PC1's children are not in than any other call's
+    assert deleted[:2] == ["PC1", "PC2"]
+
+
+def test_a_delete_cascade_on_children_in_one_state_is_learned():
+    world = hand_made_world("calls-A")
+    model = RuleModel(world.schema, world.name)
+    discover(Platform(world), model, budget=40)  # the sweep's first three phases and their follow-ups, not its third records
+    texts = [lr.text for lr in model.active()]
+    after = state_after(model, world, Action("delete", "port_call", "PC2"))
+    assert after.get("container", "C05") is None and after.get("container", "C07") is None, texts
+    assert after.get("container", "C06") is not None, texts
+    truth = effects_of_tests(world.schema, world.rules, world.initial_state(), world.tests)
+    assert score_world(model.predict_many(world.tests, world.initial_state()), truth).iou == 1.0, texts
