@@ -201,6 +201,8 @@ def value_candidates(
             for c in rates:
                 yield f"{a} * {literal_source(normalize(c))}"
                 yield f"round({a} * {literal_source(normalize(c))}, 2)"
+            for c, floor in _floored_rates(pairs, rates):
+                yield f"max({literal_source(normalize(floor))}, round({a} * {literal_source(normalize(c))}, 2))"
             if pairs:
                 a0, t0 = float(pairs[0][0]), float(pairs[0][1])
                 c2 = round(t0 - a0, 6)
@@ -246,6 +248,7 @@ def value_candidates(
             # three or four numbers added and subtracted, or two and a constant or a rate: solved
             # for on the first examples rather than enumerated (too many to reach term by term)
             yield from _linear(schema, table, targets, first_inputs)
+            yield from _product_plus_one(nums, first_inputs, targets)
     for i, a in enumerate(nums):
         for b in nums[i:]:
             for c in nums:
@@ -324,6 +327,50 @@ def _linear(schema: Schema, table: str, targets: Sequence[Any], first_inputs: Ca
     yield from linear_sources(own + near, first_inputs, list(targets[:8]), products=products)
 
 
+def _product_plus_one(nums: Sequence[str], first_inputs: Callable[[str], Any], targets: Sequence[Any]) -> Iterator[str]:
+    """``a * b + c`` and ``a * b + k``: a quantity at a rate a referenced record holds, plus a fixed
+    charge it holds too or a constant (a bill = kWh x the tariff's unit rate + its standing charge),
+    read off the first examples. Sums of terms and products of the record's own numbers are
+    ``_linear``'s; here the product may reach through references (two hops), which would make too
+    many terms for its search, and only one more term is added.
+
+    A form is offered only where the three numbers take more distinct combinations over the
+    examples than it has unknowns, and the caller checks it against every case.
+    """
+    head = list(targets[:8])
+    keep = [k for k, t in enumerate(head) if is_number(t)]
+    if len(keep) < 3:
+        return
+    vectors: dict[str, tuple[float, ...]] = {}
+    for a in nums:
+        v = first_inputs(a)
+        if len(v) >= len(head) and all(is_number(v[k]) for k in keep):
+            vec = tuple(float(v[k]) for k in keep)
+            if vec not in vectors.values():
+                vectors[a] = vec
+    target = tuple(float(head[k]) for k in keep)
+    # the numbers by their values in cents: the rest of a target once the product is taken off is
+    # looked up, and a rounded target is within half a cent of it
+    by_cents: dict[tuple[int, ...], str] = {}
+    for a, vec in vectors.items():
+        by_cents.setdefault(tuple(round(x * 100) for x in vec), a)
+    names = list(vectors)
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            prod = [x * y for x, y in zip(vectors[a], vectors[b])]
+            if len(set(prod)) < 2:
+                continue
+            rest = [t - p for t, p in zip(target, prod)]
+            c = by_cents.get(tuple(round(r * 100) for r in rest))
+            if c is not None and c not in (a, b) and len(set(zip(vectors[a], vectors[b], vectors[c]))) > 3:
+                yield f"{a} * {b} + {c}"
+                yield f"round({a} * {b} + {c}, 2)"
+            elif max(rest) - min(rest) <= 0.0102 and len(set(zip(vectors[a], vectors[b]))) > 2 and (k := round(rest[0], 2)):
+                form = f"{a} * {b} {'+' if k > 0 else '-'} {literal_source(normalize(abs(k)))}"
+                yield form
+                yield f"round({form}, 2)"
+
+
 def _steady_factors(inputs: Sequence[Any], targets: Sequence[Any], steady: dict[str, float], a: str,
                     whole: bool) -> Iterator[tuple[str, float]]:
     """Numbers ``b`` steady over the examples and round factors ``r`` (two significant digits)
@@ -356,6 +403,19 @@ def _rates(inputs: Sequence[Any], targets: Sequence[Any]) -> list[float]:
         return []
     x0, t0 = largest
     return list(dict.fromkeys(round(t0 / x0, d) for d in (2, 3, 4, 6)))
+
+
+def _floored_rates(pairs: Sequence[tuple[Any, Any]], rates: Sequence[float]) -> list[tuple[float, float]]:
+    """(rate, floor) where the targets are the input at that rate but never below the smallest
+    target (a late fee of 5% of the amount, at least 50): the examples at the floor are those
+    whose input at the rate falls short of it, and some examples are above it."""
+    if not pairs:
+        return []
+    floor = min(float(t) for _, t in pairs)
+    at_floor = [float(x) for x, t in pairs if values_equal(float(t), floor)]
+    if floor <= 0 or len(at_floor) == len(pairs):
+        return []
+    return [(c, floor) for c in rates if c > 0 and all(x * c < floor for x in at_floor)]
 
 
 def _largest_example(inputs: Sequence[Any], targets: Sequence[Any]) -> tuple[float, float] | None:
@@ -521,6 +581,10 @@ def condition_literals(
                 lits.append(Literal(first, base_rank + 1))
                 lits.append(Literal(second, base_rank + 2))
             lits.append(Literal(f"{src} > 0", base_rank + 3))
+    if event == "update":
+        for fname, fspec in spec.fields.items():
+            if fspec.type == "number":
+                lits.extend(_relative_change_literals(fname, values_of, pos_values_of))
     own_numbers, parent_numbers = comparable_numbers(schema, table)
     for i, a in enumerate(own_numbers):
         for b in own_numbers[i + 1:]:
@@ -532,6 +596,44 @@ def condition_literals(
             for op in (">", ">=", "<", "<="):
                 lits.append(Literal(f"{a} {op} {b}", 3))
     return lits
+
+
+def _relative_change_literals(fname: str, values_of: Callable[[str], list[Any]],
+                              pos_values_of: Callable[[str], list[Any]]) -> list[Literal]:
+    """``current.f > previous.f * k`` (or ``<``): a change by more than a share of the value before
+    (a raise above 10% opens a pay review). As with a threshold on one number, ``k`` is the nearest
+    negative's ratio (``>``) or the positives' own (``>=``), the rounder first. A threshold on the
+    number alone fits such writes on one record only."""
+
+    def ratios(values: Callable[[str], list[Any]]) -> list[float]:
+        cur, prev = values(f"current.{fname}"), values(f"previous.{fname}")
+        if len(cur) != len(prev):
+            return []
+        # rounded: 1100 / 1000 is 1.1 to the engine's eye, not 1.1000000000000001
+        return [round(float(c) / float(p), 6) for c, p in zip(cur, prev) if is_number(c) and is_number(p) and float(p) > 0]
+
+    def literal(op: str, k: float) -> str:
+        return f"current.{fname} {op} previous.{fname}" + (f" * {literal_source(normalize(k))}" if k != 1 else "")
+
+    pos = ratios(pos_values_of)
+    if not pos:
+        return []
+    every = ratios(values_of)
+    lo, hi = min(pos), max(pos)
+    pairs: list[tuple[str, float, str, float]] = []
+    below = [r for r in every if r < lo]
+    if lo > 1 and below and max(below) >= 1:
+        pairs.append((">", max(below), ">=", lo))
+    above = [r for r in every if r > hi]
+    if hi < 1 and above and min(above) <= 1:
+        pairs.append(("<", min(above), "<=", hi))
+    out: list[Literal] = []
+    for strict, t, loose, edge in pairs:
+        first, second = (literal(strict, t), literal(loose, edge))
+        if significant_digits(edge) < significant_digits(t):
+            first, second = second, first
+        out += [Literal(first, 3), Literal(second, 4)]
+    return out
 
 
 def comparable_numbers(schema: Schema, table: str) -> tuple[list[str], list[str]]:

@@ -34,7 +34,7 @@ def _created(world: World, rules, action: Action) -> dict[str, object]:
 def test_the_bill_is_created_with_the_fields_that_are_explained(meters, learned):
     action = Action("insert", "reading", "R9", {"meter": "M3", "kwh": 640})
     truth, predicted = _created(meters, meters.rules, action), _created(meters, learned.active_rules(), action)
-    assert truth["amount"] == 122.5
+    assert truth["amount"] == 128.63
     # everything but the amount, which the bill's own pricing rule (not in the model) sets
     assert {k: v for k, v in predicted.items() if k != "amount"} == {k: v for k, v in truth.items() if k != "amount"}
 

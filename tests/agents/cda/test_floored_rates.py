@@ -1,0 +1,20 @@
+"""A rate with a floor: ``max(5, round(amount * 0.02, 2))``, a late fee of 2% of the amount but at
+least 5, read off examples of which some are at the floor and some above it."""
+
+from __future__ import annotations
+
+from memkit.rules import Action
+
+from tests.agents.cda.helpers import hand_made_world, induced, state_after
+
+WRITES = [Action("update", "bill", b, {"days_overdue": d}) for b, d in
+          [("B1", 30), ("B3", 15), ("B2", 20), ("B4", 14), ("B1", 5), ("B3", 13)]]
+
+
+def test_a_rate_with_a_floor_is_learned():
+    world = hand_made_world("minimums-A")
+    model = induced(world, WRITES)
+    texts = [lr.text for lr in model.active()]
+    assert any("max(5, round(amount * 0.02, 2))" in t for t in texts), texts
+    # a bill none of the writes touched, far above the floor
+    assert state_after(model, world, Action("update", "bill", "B5", {"days_overdue": 20})).get("bill", "B5")["late_fee"] == 49, texts

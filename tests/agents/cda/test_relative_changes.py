@@ -1,0 +1,28 @@
+"""Conditions on a relative change: ``salary > previous.salary * 1.1`` separates raises on records
+that earn different amounts, where no threshold on the salary alone does."""
+
+from __future__ import annotations
+
+from memkit.rules import Action
+
+from tests.agents.cda.helpers import hand_made_world, induced, state_after
+
+# raises of 15% and 30% open a review, 5% and exactly 10% do not; 1150 opens one on E1, 3300 does not on E2
+WRITES = [Action("update", "employee", "E1", {"salary": 1150}), Action("update", "employee", "E1", {"salary": 1050}),
+          Action("update", "employee", "E2", {"salary": 3900}), Action("update", "employee", "E2", {"salary": 3300}),
+          Action("update", "employee", "E1", {"salary": 1300}), Action("update", "employee", "E2", {"salary": 3150}),
+          Action("update", "employee", "E1", {"salary": 900})]
+
+
+def _reviews_after(model, world, action: Action) -> int:
+    return len(state_after(model, world, action).rows("pay_review"))
+
+
+def test_a_raise_above_a_share_of_the_salary_before_is_learned():
+    world = hand_made_world("raises-A")
+    model = induced(world, WRITES)
+    texts = [lr.text for lr in model.active()]
+    assert any("previous.salary * 1.1" in t for t in texts), texts
+    # on an employee none of the writes touched: 15% opens a review, 5% does not
+    assert _reviews_after(model, world, Action("update", "employee", "E3", {"salary": 2300})) == 1, texts
+    assert _reviews_after(model, world, Action("update", "employee", "E3", {"salary": 2100})) == 0, texts
