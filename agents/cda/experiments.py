@@ -162,8 +162,9 @@ def sweep(schema: Schema, state: State, rng: random.Random, *, records_per_table
 
     Phase 0 changes every choice of a first record; phase 1 flips booleans,
     writes numbers (0 and far above the column), inserts and deletes; phase 2
-    changes choices on a second, dissimilar record and references, and numbers
-    on a record whose flags are at their defaults when the first one's are not; phase 3
+    changes choices on a second, dissimilar record and references, numbers
+    on a record whose flags are at their defaults when the first one's are not,
+    and deletes a record whose children are in states the first one's are not; phase 3
     the rest (third records, more numbers, null references, text).
     """
     by_phase: dict[int, list[tuple[str, Action]]] = {}

@@ -772,7 +772,12 @@ class Inducer:
         cond = self._condition(slot, examples, pos, neg, after_rule=False)
         if cond is False:
             return None
-        return LearnedSlot(slot, self._rule_dict(slot, "before", {"set": {f: src}}, cond), pos, neg)  # type: ignore[arg-type]
+        learned = LearnedSlot(slot, self._rule_dict(slot, "before", {"set": {f: src}}, cond), pos, neg)  # type: ignore[arg-type]
+        if _CONSTANT.fullmatch(src):
+            targets = [examples[i].obs.after.get(slot[1], examples[i].record_id).get(f) for i in pos]
+            rivals = self._value_rivals(slot[1], targets, fspec.type, [(examples[i], None) for i in pos], src)
+            learned.alternatives = [self._rule_dict(slot, "before", {"set": {f: r}}, cond) for r in rivals]  # type: ignore[arg-type]
+        return learned
 
     def _derived_fields(self, table: str, f: str, positives: list[Example]) -> set[str]:
         """Fields other than ``f`` whose final value differs from the written one in some positive:
@@ -828,6 +833,28 @@ class Inducer:
 
     def _find_value(self, table: str, row_table: str | None, targets: list[Any], ftype: str | None,
                     cases: list[tuple[Example, Record | None]], *, after_rule: bool, avoid: set[str] = frozenset()) -> str | None:  # type: ignore[assignment]
+        candidates, fits = self._value_search(table, row_table, targets, ftype, cases, after_rule=after_rule, avoid=avoid)
+        return find_value(candidates, fits)
+
+    def _value_rivals(self, table: str, targets: list[Any], ftype: str | None, cases: list[tuple[Example, Record | None]],
+                      chosen: str, *, limit: int = 3000, most: int = 2) -> list[str]:
+        """Other before-rule values that fit the same cases as ``chosen``, a constant: every write
+        seen may have been on one parent (a waitlist position of 5 on the one section written,
+        whose waitlist held 4), where a number read through a reference fits as well and would
+        differ on another parent. An experiment can tell them apart."""
+        candidates, fits = self._value_search(table, None, targets, ftype, cases, after_rule=False)
+        out: list[str] = []
+        for src in itertools.islice(dict.fromkeys(candidates), limit):
+            if src != chosen and "current." in src and fits(src):
+                out.append(src)
+                if len(out) >= most:
+                    break
+        return out
+
+    def _value_search(self, table: str, row_table: str | None, targets: list[Any], ftype: str | None,
+                      cases: list[tuple[Example, Record | None]], *, after_rule: bool,
+                      avoid: set[str] = frozenset()) -> tuple[Iterable[str], Callable[[str], bool]]:  # type: ignore[assignment]
+        """The candidate values for ``targets``, simplest first, and the test that one fits every case."""
         def first(src: str) -> list[Any]:
             out = []
             for ex, row in cases[:8]:
@@ -856,7 +883,7 @@ class Inducer:
 
         candidates = value_candidates(self.schema, table, targets, target_type=ftype, row_table=row_table, first_inputs=first,
                                       fitted=fitted if row_table is None else None, lookups=lookups if row_table is None else None)
-        return find_value(itertools.chain(self._value_hints, candidates), fits)
+        return itertools.chain(self._value_hints, candidates), fits
 
     # another record's field: an after rule with update (path) or update_where
     def _changed_rows(self, slot: Slot, ex: Example) -> dict[str, Any]:
@@ -1003,11 +1030,11 @@ class Inducer:
     def _where_candidates(self, table: str, t2: str) -> list[str]:
         anchors = join_anchors(self.schema, table)
         base: list[str] = []
-        for rname, rspec in self.schema.tables[t2].fields.items():
-            if rspec.type != "reference":
-                continue
-            for asrc, atable in anchors:
-                if rspec.ref == atable:
+        # the records that refer to the written one first, then those that share a record with it
+        # (a deleted enrollment's charges, not its student's, where the examples show no difference)
+        for asrc, atable in anchors:
+            for rname, rspec in self.schema.tables[t2].fields.items():
+                if rspec.type == "reference" and rspec.ref == atable:
                     base.append(f"row.{rname} == {asrc}")
         out = list(base)
         # two references at once: the stock row of this product *in this warehouse*
@@ -1305,6 +1332,10 @@ def _best_with_alternatives(found: list[LearnedSlot]) -> LearnedSlot | None:
     best = ranked[0]
     best.alternatives = [ls.rule for ls in ranked[1:4]]
     return best
+
+
+# a number written as a literal: a before rule's value that reads nothing
+_CONSTANT = re.compile(r"-?\d+(?:\.\d+)?")
 
 
 def _reads_any(src: str, fields: set[str]) -> bool:

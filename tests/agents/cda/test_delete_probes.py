@@ -13,7 +13,7 @@ from agents.cda import discover
 from agents.cda.experiments import sweep
 from evals.worldshift.platform import Platform
 
-from tests.agents.cda.helpers import hand_made_world, state_after
+from tests.agents.cda.helpers import hand_made_world, induced, state_after
 
 
 def test_the_sweep_also_deletes_a_record_whose_children_are_in_other_states():
@@ -36,3 +36,12 @@ def test_a_delete_cascade_on_children_in_one_state_is_learned():
     assert after.get("container", "C06") is not None, texts
     truth = effects_of_tests(world.schema, world.rules, world.initial_state(), world.tests)
     assert score_world(model.predict_many(world.tests, world.initial_state()), truth).iou == 1.0, texts
+
+
+def test_a_where_clause_joins_the_deleted_record_before_a_record_it_shares():
+    world = hand_made_world("drops-A")
+    model = induced(world, [Action("delete", "enrollment", "E1")])
+    texts = [lr.text for lr in model.active()]
+    # Ben's other enrollment keeps its open charge
+    after = state_after(model, world, Action("delete", "enrollment", "E2"))
+    assert after.get("charge", "C3") is None and after.get("charge", "C4") is not None, texts
