@@ -222,6 +222,9 @@ def value_candidates(
                 yield f"{a} - {b}"
                 yield f"{a} / {b}"
                 yield f"round({a} / {b}, 2)"
+    if first_inputs is not None and not all_same:
+        for a in nums:
+            yield from _affine(a, inputs_of[a], targets)
     if lookups is not None and not all_same:
         yield from lookups()
     for agg in _aggregates(schema, table, join_anchors(schema, table)):
@@ -403,6 +406,37 @@ def _rates(inputs: Sequence[Any], targets: Sequence[Any]) -> list[float]:
         return []
     x0, t0 = largest
     return list(dict.fromkeys(round(t0 / x0, d) for d in (2, 3, 4, 6)))
+
+
+def _affine(a: str, inputs: Sequence[Any], targets: Sequence[Any]) -> Iterator[str]:
+    """``round(a * r + k, 2)``: a fixed amount plus a rate per unit (a call-out fee of 35 plus 0.8
+    per km), and ``max(round(a * r - k, 2), 0)``: a rate on what lies above a threshold (overtime
+    paid at 27 an hour over 40 hours, nothing below), the examples at zero being those below it.
+
+    The line is read off the two examples with the largest distinct inputs among those with a
+    non-zero target and must meet every such example to the cent; at least three distinct inputs
+    are needed, since two points fit any line.
+    """
+    pairs = [(float(x), float(t)) for x, t in zip(inputs, targets) if is_number(x) and is_number(t)]
+    moved = [(x, t) for x, t in pairs if t != 0]
+    xs = sorted({x for x, _ in moved}, reverse=True)
+    if len(xs) < 3:
+        return
+    (x1, t1), (x2, t2) = (next(p for p in moved if p[0] == xs[0]), next(p for p in moved if p[0] == xs[1]))
+    for d in (2, 3, 4, 6):
+        r = round((t1 - t2) / (x1 - x2), d)
+        k = round(t1 - r * x1, 2)
+        if r in (0, 1, -1) or k == 0:
+            continue
+        if not all(abs(round(x * r + k, 2) - t) <= 0.0051 for x, t in moved):
+            continue
+        body = f"{a} * {literal_source(normalize(r))} {'+' if k > 0 else '-'} {literal_source(normalize(abs(k)))}"
+        if len(moved) < len(pairs):
+            if all(x * r + k <= 0.005 for x, t in pairs if t == 0):
+                yield f"max(round({body}, 2), 0)"
+        else:
+            yield f"round({body}, 2)"
+        return
 
 
 def _floored_rates(pairs: Sequence[tuple[Any, Any]], rates: Sequence[float]) -> list[tuple[float, float]]:
