@@ -107,6 +107,8 @@ class Inducer:
         # numbers of the repaired slot's table that the model's other before rules compute from
         # other fields (a net amount from the loss): set per repair, read by _condition
         self._computed: frozenset[str] = frozenset()
+        # fields of the slot's table that other before rules compute from the slot's own field
+        self._readers: frozenset[str] = frozenset()
         # the model's before rules on inserts into a repaired create slot's table: set per repair,
         # read by _learn_create
         self._insert_fill: InsertFill | None = None
@@ -167,6 +169,13 @@ class Inducer:
             for act in lr.rule["actions"] for f, src in act.get("set", {}).items()
             if f in fields and fields[f].type == "number" and re.search(r"[A-Za-z_]\w*\.", str(src)))
 
+    @staticmethod
+    def _fields_reading(model: RuleModel, table: str, f: str, exclude: Sequence[str]) -> frozenset[str]:
+        """Fields of ``table`` that active before rules other than ``exclude`` compute from ``f``."""
+        return frozenset(
+            g for lr in model.active() if lr.id not in exclude and lr.rule.get("when") == "before" and lr.rule["table"] == table
+            for act in lr.rule["actions"] for g, src in act.get("set", {}).items() if g != f and _reads_any(str(src), {f}))
+
     def _derived_downstream(self, model: RuleModel) -> set[tuple[str, str]]:
         """(table, field) pairs the model's rules derive when a record of the table changes, and
         (table, "+") for tables whose records its rules create: an effect there is likelier the
@@ -189,8 +198,10 @@ class Inducer:
         # (a cascade through another record's rule), so no second rule is learned for them
         learn_obs, explained = self._unexplained(model, slot, obs, existing)
         self._computed = self._computed_numbers(model, slot[1], existing)
+        self._readers = self._fields_reading(model, slot[1], slot[3], existing) if slot[0] == "own" else frozenset()
         self._insert_fill = InsertFill.of(model, slot[3]) if slot[0] == "create" else None
-        key = (slot, sum(1 for o in obs if o.action.table == slot[1]), explained, self._computed, self._insert_fill.key if self._insert_fill else ())
+        key = (slot, sum(1 for o in obs if o.action.table == slot[1]), explained, self._computed, self._readers,
+               self._insert_fill.key if self._insert_fill else ())
         if key not in self.memo:
             self.memo[key] = self.learn_slot_split(slot, learn_obs)
         learned_all = self.memo[key]
@@ -755,7 +766,9 @@ class Inducer:
         src = None
         # values read from what the write brought (or the record held) first; a field another before
         # rule derived in these very writes (a total computed from the price being explained) last
-        for avoid in ([derived, set()] if derived else [set()]):
+        # never one the model computes from this very field (a late fee read back from the balance
+        # due, which the model computes from the late fee): that is the same rule run backwards
+        for avoid in ([derived, derived & self._readers] if derived else [set()]):
             src = self._own_value(slot, f, fspec.type, examples, pos, pool, avoid)
             if src is not None:
                 break
