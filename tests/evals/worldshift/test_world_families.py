@@ -27,8 +27,8 @@ from memkit.rules import Engine, World, parse_rule, score_world
 from memkit.rules.model import RuleModel
 from memkit.rules.predict import effects_of_tests
 
-from evals.worldshift import (generate_campus, generate_fleet, generate_fresh, generate_harbor, generate_holdout, generate_lease,
-                              generate_payroll, generate_sealed, generate_vault)
+from evals.worldshift import (generate_campus, generate_factory, generate_fleet, generate_fresh, generate_harbor, generate_holdout,
+                              generate_lease, generate_payroll, generate_sealed, generate_vault)
 from evals.worldshift._selection import condition_fields
 from evals.worldshift._world_writer import WORLD_DIR, WorldFamily
 from evals.worldshift.worlds_index import load_named_world
@@ -99,6 +99,11 @@ SPECS = {
                     ("hr_notice", "kind", "'pay_review'"),
                     lambda e: e[:2] == ("set", "employee") and e[3:] == ("status", "on_leave"),
                     (r"current\.\w+\.\w+\.\w+", r"current\.\w+ [<>]=? current\.\w+", r"is_empty\("), (("P01", 35), ("P07", 35))),
+    "factory": Spec((9, 200, 24), 60, (27, 40), 10, 10, 5,
+                    ("actions", f"> {generate_factory.DEFECT_LIMIT_A:g},", f"> {generate_factory.DEFECT_LIMIT_B:g},"),
+                    ("inspection", "stage", "'first_article'"),
+                    lambda e: e[:2] == ("create", "buy_order"),
+                    (r"current\.\w+\.\w+\.\w+", r"current\.\w+ [<>]=? current\.\w+", r"is_empty\("), (("M01", 30), ("M22", 30))),
 }
 FAMILIES = tuple(SPECS)
 ORDER_PAIRS = [(f, rule, order) for f in FAMILIES for rule, order in SPECS[f].order_pairs]
@@ -355,6 +360,7 @@ def test_pairs_of_rules_whose_order_matters(family, late, order):
     # fleet: F01 (km since service) before F02 (service due), F06 (discount) and F07 (mileage fee) before F08 (total)
     # campus: U01 (an enrollment's credits) before U03 (its tuition), U18 (a student's balance) before U19 (hold above the limit)
     # payroll: P01 (a timesheet's rate) before P03 (its pay), P07 (a payslip's tax) before P09 (its net pay)
+    # factory: M01 (a BOM line's unit cost) before M02 (its cost), M22 (an inspection's defect rate) before M23 (its result)
     a = _worlds(family)["A"]
     swapped = [parse_rule({**r.to_dict(), "order": order}, a.schema) if r.id == late else r for r in a.rules]
     true_engine, swapped_engine = Engine(a.schema, a.rules), Engine(a.schema, swapped)
@@ -393,3 +399,21 @@ def test_payroll_b_taxes_at_the_new_rate():
             above = Decimal(repr(t.values["gross"])) - generate_payroll.TAX_BAND
             exact = generate_payroll.BAND_TAX + above * Decimal(repr(generate_payroll.TOP_RATE_B))
             assert taxes_b == [float(exact.quantize(Decimal("0.01"), ROUND_HALF_UP))], t
+
+
+def test_factory_b_fails_what_a_passed():
+    # B's tests that differ from A's leave an inspection failed whose defect rate is above B's limit and at or below A's,
+    # which A's limit passes
+    a, b = _worlds("factory")["A"], _worlds("factory")["B"]
+    initial = {r["id"]: r for r in b.records["inspection"]}
+
+    def final(effects: list[Any], t: Any, field: str) -> Any:
+        mine = [e[4] for e in effects if e[:3] == ("set", "inspection", t.id) and e[3] == field]
+        return mine[-1] if mine else t.values.get(field, initial.get(t.id, {}).get(field))
+
+    differ = _b_differs_from_a("factory")
+    assert differ
+    for t, r in differ:
+        assert t.table == "inspection", t
+        assert (final(r.effects, t, "result"), final(_effects(a, t), t, "result")) == ("fail", "pass"), t
+        assert generate_factory.DEFECT_LIMIT_B < final(r.effects, t, "defect_rate") <= generate_factory.DEFECT_LIMIT_A, t
