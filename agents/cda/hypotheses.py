@@ -447,9 +447,11 @@ def _floored_rates(pairs: Sequence[tuple[Any, Any]], rates: Sequence[float]) -> 
         return []
     floor = min(float(t) for _, t in pairs)
     at_floor = [float(x) for x, t in pairs if values_equal(float(t), floor)]
-    if floor <= 0 or len(at_floor) == len(pairs):
+    # a floor and a rate a business would set (50 and 5%), and two examples above the floor: with
+    # one, any rate read off it fits (a committed budget of max(2965, committed x 1.048947))
+    if floor <= 0 or significant_digits(floor) > 2 or len(pairs) - len(at_floor) < 2:
         return []
-    return [(c, floor) for c in rates if c > 0 and all(x * c < floor for x in at_floor)]
+    return [(c, floor) for c in rates if 0 < c != 1 and significant_digits(c) <= 2 and all(x * c < floor for x in at_floor)]
 
 
 def _largest_example(inputs: Sequence[Any], targets: Sequence[Any]) -> tuple[float, float] | None:
@@ -636,8 +638,9 @@ def _relative_change_literals(fname: str, values_of: Callable[[str], list[Any]],
                               pos_values_of: Callable[[str], list[Any]]) -> list[Literal]:
     """``current.f > previous.f * k`` (or ``<``): a change by more than a share of the value before
     (a raise above 10% opens a pay review). As with a threshold on one number, ``k`` is the nearest
-    negative's ratio (``>``) or the positives' own (``>=``), the rounder first. A threshold on the
-    number alone fits such writes on one record only."""
+    negative's ratio (``>``) or the positives' own (``>=``), the rounder first, and only a round one
+    (three significant digits at most). A threshold on the number alone fits such writes on one
+    record only."""
 
     def ratios(values: Callable[[str], list[Any]]) -> list[float]:
         cur, prev = values(f"current.{fname}"), values(f"previous.{fname}")
@@ -663,10 +666,10 @@ def _relative_change_literals(fname: str, values_of: Callable[[str], list[Any]],
         pairs.append(("<", min(above), "<=", hi))
     out: list[Literal] = []
     for strict, t, loose, edge in pairs:
-        first, second = (literal(strict, t), literal(loose, edge))
-        if significant_digits(edge) < significant_digits(t):
-            first, second = second, first
-        out += [Literal(first, 3), Literal(second, 4)]
+        # only a round share (1.1, 1.25, 2): a threshold on the number alone fits the same writes
+        # as well until one on another record tells them apart, and that costs a write per rule
+        nice = [(significant_digits(k), literal(op, k)) for op, k in ((strict, t), (loose, edge)) if significant_digits(k) <= 3]
+        out += [Literal(src, 3 + n) for n, (_, src) in enumerate(sorted(nice, key=lambda p: p[0]))]
     return out
 
 
