@@ -18,3 +18,13 @@ def test_a_rate_with_a_floor_is_learned():
     assert any("max(5, round(amount * 0.02, 2))" in t for t in texts), texts
     # a bill none of the writes touched, far above the floor
     assert state_after(model, world, Action("update", "bill", "B5", {"days_overdue": 20})).get("bill", "B5")["late_fee"] == 49, texts
+
+
+def test_one_example_above_the_floor_is_not_read_as_a_floored_rate():
+    # with one example above the floor, the rate read off it fits it by construction and nothing
+    # checks it: the floored form waits for a second example (ews had learned a budget's
+    # committed amount as max(2965, round(committed * 1.048947, 2)) from one)
+    world = hand_made_world("minimums-A")
+    model = induced(world, [Action("update", "bill", "B1", {"days_overdue": 30}), Action("update", "bill", "B3", {"days_overdue": 15})])
+    texts = [lr.text for lr in model.active()]
+    assert not any("max(5," in t for t in texts), texts
