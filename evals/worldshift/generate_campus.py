@@ -27,7 +27,7 @@ The family exists so that a rule-discovery agent can be measured once on a
 family nobody tuned it on. It is built from the format spec and the engine
 only, never from agent code, and must never be used to tune an agent. (Its
 failures were read on 2026-12-06, tenth session, so it is no longer unseen;
-``payroll`` is.)
+``factory`` is: ``payroll``'s description was read in the eleventh session.)
 
 ``python -m evals.worldshift.generate_campus`` rewrites the four files; a
 test checks that the shipped files are exactly its output. ``_world_writer``

@@ -34,7 +34,10 @@ employee on leave).
 
 The family exists so that a rule-discovery agent can be measured once on a
 family nobody tuned it on. It is built from the format spec and the engine
-only, never from agent code, and must never be used to tune an agent.
+only, never from agent code, and must never be used to tune an agent. (This
+description was read on 2026-12-06, eleventh session, while a new held-out
+family was being briefed, so it is no longer unseen, though its failures have
+not been looked at; ``factory`` is the held-out family now.)
 
 ``python -m evals.worldshift.generate_payroll`` rewrites the four files; a
 test checks that the shipped files are exactly its output. ``_world_writer``
