@@ -157,15 +157,17 @@ def _number_values(current: Any, column: list[float]) -> list[float]:
     return out
 
 
-def sweep(schema: Schema, state: State, rng: random.Random, *, records_per_table: int = 2, new_id=None) -> list[list[tuple[str, Action]]]:
+def sweep(schema: Schema, state: State, rng: random.Random, *, records_per_table: int = 2, new_id=None,
+          children_deletes: bool = True) -> list[list[tuple[str, Action]]]:
     """The systematic pass, in phases of falling priority: lists of (purpose, action) from ``state``.
 
     Phase 0 changes every choice of a first record; phase 1 flips booleans,
     writes numbers (0 and far above the column), inserts and deletes; phase 2
     changes choices on a second, dissimilar record and references, numbers
     on a record whose flags are at their defaults when the first one's are not,
-    and deletes a record whose children are in states the first one's are not; phase 3
-    the rest (third records, more numbers, null references, text).
+    and deletes a record whose children are in states the first one's are not
+    (unless ``children_deletes`` is False); phase 3 the rest (third records, more
+    numbers, null references, text).
     """
     by_phase: dict[int, list[tuple[str, Action]]] = {}
 
@@ -234,7 +236,7 @@ def sweep(schema: Schema, state: State, rng: random.Random, *, records_per_table
                 add(1, f"insert a varied clone of {table}/{rec['id']}", Action("insert", table, new_id(table) if new_id else f"{table}_probe_v", varied))
             add(1 if n == 0 else 3, f"delete {table}/{rec['id']}", Action("delete", table, rec["id"]))
             if n == 0:
-                other = _record_with_children_in_other_states(state, table, rec)
+                other = _record_with_children_in_other_states(state, table, rec) if children_deletes else None
                 if other is not None:
                     add(2, f"delete {table}/{other} (children in other states)", Action("delete", table, other))
                 # only the references: defaults and before rules fill the rest, and show what they derive
