@@ -413,16 +413,18 @@ def _affine(a: str, inputs: Sequence[Any], targets: Sequence[Any]) -> Iterator[s
     per km), and ``max(round(a * r - k, 2), 0)``: a rate on what lies above a threshold (overtime
     paid at 27 an hour over 40 hours, nothing below), the examples at zero being those below it.
 
-    The line is read off the two examples with the largest distinct inputs among those with a
-    non-zero target and must meet every such example to the cent; at least three distinct inputs
-    are needed, since two points fit any line.
+    The line is read off the examples with the largest and the smallest input among those with a
+    non-zero target (the farther apart, the less the targets' rounding moves the rate) and must
+    meet every such example to the cent; at least three distinct inputs are needed, since two
+    points fit any line. The floored form is offered where examples at zero lie on or below the
+    line, whatever the sign of its constant.
     """
     pairs = [(float(x), float(t)) for x, t in zip(inputs, targets) if is_number(x) and is_number(t)]
     moved = [(x, t) for x, t in pairs if t != 0]
     xs = sorted({x for x, _ in moved}, reverse=True)
     if len(xs) < 3:
         return
-    (x1, t1), (x2, t2) = (next(p for p in moved if p[0] == xs[0]), next(p for p in moved if p[0] == xs[1]))
+    (x1, t1), (x2, t2) = (next(p for p in moved if p[0] == xs[0]), next(p for p in moved if p[0] == xs[-1]))
     for d in (2, 3, 4, 6):
         r = round((t1 - t2) / (x1 - x2), d)
         k = round(t1 - r * x1, 2)
@@ -451,7 +453,8 @@ def _floored_rates(pairs: Sequence[tuple[Any, Any]], rates: Sequence[float]) -> 
     # one, any rate read off it fits (a committed budget of max(2965, committed x 1.048947))
     if floor <= 0 or significant_digits(floor) > 2 or len(pairs) - len(at_floor) < 2:
         return []
-    return [(c, floor) for c in rates if 0 < c != 1 and significant_digits(c) <= 2 and all(x * c < floor for x in at_floor)]
+    # at the floor: the input at the rate comes to it or short of it, as the engine rounds
+    return [(c, floor) for c in rates if 0 < c != 1 and significant_digits(c) <= 2 and all(round(x * c, 2) <= floor for x in at_floor)]
 
 
 def _largest_example(inputs: Sequence[Any], targets: Sequence[Any]) -> tuple[float, float] | None:

@@ -41,6 +41,7 @@ from agents.cda.hypotheses import (
     join_anchors,
     learn_dnf_candidates,
     paths_from,
+    significant_digits,
     value_candidates,
 )
 from agents.cda.predictions import PredictionCache
@@ -788,7 +789,7 @@ class Inducer:
         learned = LearnedSlot(slot, self._rule_dict(slot, "before", {"set": {f: src}}, cond), pos, neg)  # type: ignore[arg-type]
         if _CONSTANT.fullmatch(src):
             targets = [examples[i].obs.after.get(slot[1], examples[i].record_id).get(f) for i in pos]
-            rivals = self._value_rivals(slot[1], targets, fspec.type, [(examples[i], None) for i in pos], src)
+            rivals = self._value_rivals(slot[1], targets, fspec.type, [(examples[i], None) for i in pos], src, derived | self._readers)
             learned.alternatives = [self._rule_dict(slot, "before", {"set": {f: r}}, cond) for r in rivals]  # type: ignore[arg-type]
         return learned
 
@@ -850,18 +851,29 @@ class Inducer:
         return find_value(candidates, fits)
 
     def _value_rivals(self, table: str, targets: list[Any], ftype: str | None, cases: list[tuple[Example, Record | None]],
-                      chosen: str, *, limit: int = 3000, most: int = 2) -> list[str]:
+                      chosen: str, avoid: set[str], *, limit: int = 3000, most: int = 2) -> list[str]:
         """Other before-rule values that fit the same cases as ``chosen``, a constant: every write
         seen may have been on one parent (a waitlist position of 5 on the one section written,
         whose waitlist held 4), where a number read through a reference fits as well and would
-        differ on another parent. An experiment can tell them apart."""
-        candidates, fits = self._value_search(table, None, targets, ftype, cases, after_rule=False)
+        differ on another parent. An experiment can tell them apart.
+
+        Only values that read through a reference, with round numbers at most (not a rate read
+        off the one example, nor a number times 0), that read none of ``avoid``, and not the
+        rounded twin of one already kept."""
+        candidates, fits = self._value_search(table, None, targets, ftype, cases, after_rule=False, avoid=avoid)
         out: list[str] = []
-        for src in itertools.islice(dict.fromkeys(candidates), limit):
-            if src != chosen and "current." in src and fits(src):
-                out.append(src)
-                if len(out) >= most:
-                    break
+        seen: set[str] = set()
+        for n, src in enumerate(candidates):
+            if n >= limit or len(out) >= most:
+                break
+            if src in seen or src == chosen:
+                continue
+            seen.add(src)
+            if not _READS_THROUGH.search(src) or any(significant_digits(float(x)) > 2 or float(x) == 0 for x in _NUMBERS.findall(src)):
+                continue
+            if any(src == f"round({kept}, {d})" for kept in out for d in (0, 2)) or not fits(src):
+                continue
+            out.append(src)
         return out
 
     def _value_search(self, table: str, row_table: str | None, targets: list[Any], ftype: str | None,
@@ -1349,6 +1361,9 @@ def _best_with_alternatives(found: list[LearnedSlot]) -> LearnedSlot | None:
 
 # a number written as a literal: a before rule's value that reads nothing
 _CONSTANT = re.compile(r"-?\d+(?:\.\d+)?")
+# a path through a reference of the record (current.section.waitlisted), and number literals
+_READS_THROUGH = re.compile(r"\bcurrent\.\w+\.\w+")
+_NUMBERS = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
 
 
 def _reads_any(src: str, fields: set[str]) -> bool:

@@ -528,10 +528,10 @@ class SystematicPolicy:
                     base_bad = _mismatches(engine, trig_obs)
                 if _mismatches(rival_engine, trig_obs) > base_bad:
                     continue  # what has been seen already rules the rival out
-                # a rival value (the waitlist's length plus one, not 5) reads through a reference: an
-                # insert without it tells nothing, and such inserts would be tried first
-                same_condition = alt.get("condition") == lr.rule.get("condition")
-                candidates = _candidates(trig_obs, state, session, leave_out=not same_condition)
+                # a rival value of a before rule (the waitlist's length plus one, not 5) reads through
+                # a reference: an insert without it tells nothing, and such inserts would be tried first
+                value_rival = lr.rule.get("when") == "before" and alt.get("actions") != lr.rule.get("actions")
+                candidates = _candidates(trig_obs, state, session, leave_out_inserts=not value_rival)
                 probe = _first_disagreement(engine, rival_engine, state, candidates, seen, base_effects)
                 if probe is not None:
                     seen.add(repr(probe.to_dict()))
@@ -701,19 +701,20 @@ def _cross_record_pairs(labelled: list[tuple[Action, bool]], state: Any, fields:
 
 
 def _candidates(trig_obs: list[Observation], state: Any, session: DiscoverySession, limit: int = 400,
-                leave_out: bool = True) -> list[Action]:
-    """Writes seen on a trigger: with one field left out (updates, inserts; not with ``leave_out``
-    False), moved to other records (updates, deletes) or other parents (inserts)."""
+                leave_out_inserts: bool = True) -> list[Action]:
+    """Writes seen on a trigger: with one field left out (updates; inserts too unless
+    ``leave_out_inserts`` is False), moved to other records (updates, deletes) or other parents
+    (inserts)."""
     out: list[Action] = []
     schema = state.schema
     # an insert with one field left out (the state a clone happened to carry, left to its
     # default) first: moving inserts under every other parent would fill the limit before them
-    if leave_out:
+    if leave_out_inserts:
         out.extend(Action("insert", o.action.table, session.platform.new_id(o.action.table), {g: v for g, v in o.action.values.items() if g != f})
                    for o in trig_obs[-12:] if o.action.op == "insert" and len(o.action.values) > 1 for f in o.action.values)
     for o in trig_obs[-12:]:
         a = o.action
-        if a.op == "update" and len(a.values) > 1 and leave_out:
+        if a.op == "update" and len(a.values) > 1:
             # the same write with one field left out: tells a cause from a field written along with
             # it in every positive (a value a bisection carried into each of its probes)
             for f in a.values:

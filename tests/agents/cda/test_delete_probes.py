@@ -20,9 +20,9 @@ def test_the_sweep_also_deletes_a_record_whose_children_are_in_other_states():
     world = hand_made_world("calls-A")
     phases = sweep(world.schema, world.initial_state(), random.Random(0))
     deleted = [a.id for phase in phases for _, a in phase if a.op == "delete" and a.table == "port_call"]
-    # PC1 is the most referenced call, and all its containers are gated out; the second call
-    # picked is PC4, the one with an invoice; PC2's containers are on board and in the yard,
-    # more states that PC1's children are not in than any other call's
+    # PC1 is the most referenced call, and all its containers are gated out; PC2's containers
+    # are on board and in the yard, more states that PC1's children are not in than any other
+    # call's (the sweep's second record would be PC4, the one with an invoice, deleted in phase 3)
     assert deleted[:2] == ["PC1", "PC2"]
 
 

@@ -28,3 +28,12 @@ def test_one_example_above_the_floor_is_not_read_as_a_floored_rate():
     model = induced(world, [Action("update", "bill", "B1", {"days_overdue": 30}), Action("update", "bill", "B3", {"days_overdue": 15})])
     texts = [lr.text for lr in model.active()]
     assert not any("max(5," in t for t in texts), texts
+
+
+def test_an_example_whose_amount_at_the_rate_is_the_floor_itself_fits_the_floored_rate():
+    # 250 x 2% is 5, the floor: the example is at the floor either way
+    world = hand_made_world("minimums-A")
+    writes = [Action("update", "bill", b, {"days_overdue": 20}) for b in ("B6", "B3", "B4", "B1")] + [Action("update", "bill", "B2", {"days_overdue": 3})]
+    model = induced(world, writes)
+    texts = [lr.text for lr in model.active()]
+    assert any("max(5, round(amount * 0.02, 2))" in t for t in texts), texts
