@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from memkit.rules import Action, Schema, State
@@ -20,17 +20,24 @@ from memkit.rules.schema import is_number
 __all__ = ["sweep", "pick_records", "generalise", "bisect_pairs", "raised_fields", "status_fields_of"]
 
 
-def _incoming_references(state: State, table: str) -> dict[str, dict[str, int]]:
-    """For each record of ``table``: how many records refer to it, per referring ``table.field``."""
-    counts: dict[str, dict[str, int]] = {}
+def _children(state: State, table: str) -> Iterator[tuple[str, str, str, dict[str, Any]]]:
+    """(id of the ``table`` record referred to, referring table, its reference field, the referring
+    row) for every record that refers to a record of ``table``."""
     for t2, spec in state.schema.tables.items():
         refs = [f for f, fs in spec.fields.items() if fs.type == "reference" and fs.ref == table]
         for row in state.rows(t2) if refs else ():
             for f in refs:
-                v = row.get(f)
-                if isinstance(v, str):
-                    per = counts.setdefault(v, {})
-                    per[f"{t2}.{f}"] = per.get(f"{t2}.{f}", 0) + 1
+                parent = row.get(f)
+                if isinstance(parent, str):
+                    yield parent, t2, f, row
+
+
+def _incoming_references(state: State, table: str) -> dict[str, dict[str, int]]:
+    """For each record of ``table``: how many records refer to it, per referring ``table.field``."""
+    counts: dict[str, dict[str, int]] = {}
+    for parent, t2, f, _ in _children(state, table):
+        per = counts.setdefault(parent, {})
+        per[f"{t2}.{f}"] = per.get(f"{t2}.{f}", 0) + 1
     return counts
 
 
@@ -87,14 +94,10 @@ def _record_with_children_in_other_states(state: State, table: str, first: dict[
     of a dropped enrollment): deleting a record whose children have all moved on shows nothing.
     """
     states: dict[str, set[tuple[str, str, str, Any]]] = {}
-    for t2, spec in state.schema.tables.items():
-        refs = [f for f, fs in spec.fields.items() if fs.type == "reference" and fs.ref == table]
-        kinds = spec.fields_of_type("choice", "boolean") if refs else []
-        for row in state.rows(t2) if kinds else ():
-            for f in refs:
-                parent = row.get(f)
-                if isinstance(parent, str):
-                    states.setdefault(parent, set()).update((t2, f, k, row.get(k)) for k in kinds)
+    kinds = {t2: spec.fields_of_type("choice", "boolean") for t2, spec in state.schema.tables.items()}
+    for parent, t2, f, row in _children(state, table):
+        if kinds[t2]:
+            states.setdefault(parent, set()).update((t2, f, k, row.get(k)) for k in kinds[t2])
     seen = states.get(first["id"], set())
     best = max((r["id"] for r in state.rows(table) if r["id"] != first["id"]),
                key=lambda rid: (len(states.get(rid, set()) - seen), len(states.get(rid, ()))), default=None)

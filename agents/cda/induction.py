@@ -17,7 +17,7 @@ import functools
 import itertools
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -165,17 +165,13 @@ class Inducer:
         """Numbers of ``table`` that active before rules other than ``exclude`` compute from an
         expression (not a constant): inputs a later rule may threshold, not its own co-effects."""
         fields = self.schema.tables[table].fields
-        return frozenset(
-            f for lr in model.active() if lr.id not in exclude and lr.rule.get("when") == "before" and lr.rule["table"] == table
-            for act in lr.rule["actions"] for f, src in act.get("set", {}).items()
-            if f in fields and fields[f].type == "number" and re.search(r"[A-Za-z_]\w*\.", str(src)))
+        return frozenset(f for f, src in _before_sets(model, table, exclude)
+                         if f in fields and fields[f].type == "number" and re.search(r"[A-Za-z_]\w*\.", str(src)))
 
     @staticmethod
     def _fields_reading(model: RuleModel, table: str, f: str, exclude: Sequence[str]) -> frozenset[str]:
         """Fields of ``table`` that active before rules other than ``exclude`` compute from ``f``."""
-        return frozenset(
-            g for lr in model.active() if lr.id not in exclude and lr.rule.get("when") == "before" and lr.rule["table"] == table
-            for act in lr.rule["actions"] for g, src in act.get("set", {}).items() if g != f and _reads_any(str(src), {f}))
+        return frozenset(g for g, src in _before_sets(model, table, exclude) if g != f and _reads_any(str(src), {f}))
 
     def _derived_downstream(self, model: RuleModel) -> set[tuple[str, str]]:
         """(table, field) pairs the model's rules derive when a record of the table changes, and
@@ -1364,6 +1360,14 @@ _CONSTANT = re.compile(r"-?\d+(?:\.\d+)?")
 # a path through a reference of the record (current.section.waitlisted), and number literals
 _READS_THROUGH = re.compile(r"\bcurrent\.\w+\.\w+")
 _NUMBERS = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
+
+
+def _before_sets(model: RuleModel, table: str, exclude: Sequence[str]) -> Iterator[tuple[str, Any]]:
+    """(field, value expression) of every set of the active before rules on ``table`` other than ``exclude``."""
+    for lr in model.active():
+        if lr.id not in exclude and lr.rule.get("when") == "before" and lr.rule["table"] == table:
+            for act in lr.rule["actions"]:
+                yield from act.get("set", {}).items()
 
 
 def _reads_any(src: str, fields: set[str]) -> bool:
