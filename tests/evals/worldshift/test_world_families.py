@@ -28,7 +28,7 @@ from memkit.rules.model import RuleModel
 from memkit.rules.predict import effects_of_tests
 
 from evals.worldshift import (generate_campus, generate_factory, generate_fleet, generate_fresh, generate_harbor, generate_holdout,
-                              generate_lease, generate_payroll, generate_sealed, generate_vault)
+                              generate_hotel, generate_lease, generate_payroll, generate_sealed, generate_vault)
 from evals.worldshift._selection import condition_fields
 from evals.worldshift._world_writer import WORLD_DIR, WorldFamily
 from evals.worldshift.worlds_index import load_named_world
@@ -104,6 +104,11 @@ SPECS = {
                     ("inspection", "stage", "'first_article'"),
                     lambda e: e[:2] == ("create", "buy_order"),
                     (r"current\.\w+\.\w+\.\w+", r"current\.\w+ [<>]=? current\.\w+", r"is_empty\("), (("M01", 30), ("M22", 30))),
+    "hotel": Spec((10, 200, 24), 60, (27, 40), 10, 10, 5,
+                  ("actions", f"'gold', {generate_hotel.GOLD_DISCOUNT_A}, 0)", f"'gold', {generate_hotel.GOLD_DISCOUNT_B}, 0)"),
+                  ("housekeeping_task", "kind", "'stayover'"),
+                  lambda e: e[:2] == ("create", "housekeeping_task") and e[2:] in (("kind", "departure_clean"), ("kind", "deep_clean")),
+                  (r"current\.\w+\.\w+\.\w+", r"current\.\w+ [<>]=? current\.\w+", r"is_empty\("), (("H01", 35), ("H02", 35))),
 }
 FAMILIES = tuple(SPECS)
 ORDER_PAIRS = [(f, rule, order) for f in FAMILIES for rule, order in SPECS[f].order_pairs]
@@ -361,6 +366,7 @@ def test_pairs_of_rules_whose_order_matters(family, late, order):
     # campus: U01 (an enrollment's credits) before U03 (its tuition), U18 (a student's balance) before U19 (hold above the limit)
     # payroll: P01 (a timesheet's rate) before P03 (its pay), P07 (a payslip's tax) before P09 (its net pay)
     # factory: M01 (a BOM line's unit cost) before M02 (its cost), M22 (an inspection's defect rate) before M23 (its result)
+    # hotel: H01 (a reservation's nights) and H02 (its nightly rate) before H03 (its room total)
     a = _worlds(family)["A"]
     swapped = [parse_rule({**r.to_dict(), "order": order}, a.schema) if r.id == late else r for r in a.rules]
     true_engine, swapped_engine = Engine(a.schema, a.rules), Engine(a.schema, swapped)
@@ -417,3 +423,20 @@ def test_factory_b_fails_what_a_passed():
         assert t.table == "inspection", t
         assert (final(r.effects, t, "result"), final(_effects(a, t), t, "result")) == ("fail", "pass"), t
         assert generate_factory.DEFECT_LIMIT_B < final(r.effects, t, "defect_rate") <= generate_factory.DEFECT_LIMIT_A, t
+
+
+def test_hotel_b_gives_gold_guests_the_new_discount():
+    # B's tests that differ from A's set the room total of a gold guest's reservation at B's discount (A's took less off)
+    b = _worlds("hotel")["B"]
+    reservations = {r["id"]: r for r in b.records["reservation"]}
+    tiers = {g["id"]: g["tier"] for g in b.records["guest"]}
+    differ = _b_differs_from_a("hotel")
+    assert differ
+    for t, r in differ:
+        assert t.table == "reservation", t
+        sets = {e[3]: e[4] for e in r.effects if e[:3] == ("set", "reservation", t.id)}
+        final = {**reservations.get(t.id, {}), **t.values, **sets}
+        assert "room_total" in sets and tiers[final["guest"]] == "gold", t
+        exact = (Decimal(repr(final["nights"])) * Decimal(repr(final["nightly_rate"])) * (100 - generate_hotel.GOLD_DISCOUNT_B)
+                 / 100)
+        assert sets["room_total"] == float(exact.quantize(Decimal("0.01"), ROUND_HALF_UP)), t
