@@ -1081,6 +1081,8 @@ class Inducer:
         spec = self.schema.tables[t2]
         examples = list(examples)
         created: dict[int, Record] = {}
+        # the other records of the kind each write created whose values the slot's effects show
+        siblings: dict[int, list[Record]] = {}
         for i in pos:
             ex = examples[i]
             new_ids = ex.obs.created_ids(t2)
@@ -1096,6 +1098,9 @@ class Inducer:
                              if self._kind_of(ex.after.get(t2, rid), t2) == self._create_kind] or new_ids
             rid0 = _most_described(ex.after, t2, described, shown)
             created[i] = ex.after.get(t2, rid0)  # type: ignore[assignment]
+            siblings[i] = [rec for rid in described if rid != rid0
+                           for rec in [ex.after.get(t2, rid)] if rec is not None
+                           and any((f, value_key(v)) in shown for f, v in rec.items() if f != "id")]
             examples[i] = ex.masking_after(t2, {rid: None for rid in new_ids})
         values: dict[str, str] = {}
         left_out = False
@@ -1110,6 +1115,13 @@ class Inducer:
             if fill is not None and all(fill.sets(created[i], fname, examples[i].after) for i in pos):
                 continue  # the model's insert rules of the created table set it (an overdue fine waived for a child)
             src = self._find_value(table, None, targets, fspec.type, [(examples[i], None) for i in pos], after_rule=True)
+            if src is not None and fspec.type == "reference" and _QUOTED.fullmatch(src) and any(
+                    rec.get(fname) is not None and not values_equal(rec.get(fname), created[i].get(fname))
+                    for i in pos for rec in siblings[i]):
+                # a write that made records like it about other parents too: one record per child
+                # of a cascade (every product of a suspended supplier raises its alert), which one
+                # create naming one parent would explain once, and wrongly on any other write
+                src = None
             if src is None:
                 if partial and fspec.type not in ("choice", "boolean"):
                     left_out = True
@@ -1357,6 +1369,8 @@ def _best_with_alternatives(found: list[LearnedSlot]) -> LearnedSlot | None:
 
 # a number written as a literal: a before rule's value that reads nothing
 _CONSTANT = re.compile(r"-?\d+(?:\.\d+)?")
+# a string literal: a record named by its id
+_QUOTED = re.compile(r"'[^']*'")
 # a path through a reference of the record (current.section.waitlisted), and number literals
 _READS_THROUGH = re.compile(r"\bcurrent\.\w+\.\w+")
 _NUMBERS = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
