@@ -16,7 +16,7 @@ from typing import Any
 from memkit.rules import Schema
 from memkit.rules.ast import literal_source
 from memkit.rules.schema import is_number
-from memkit.rules.values import normalize, values_equal
+from memkit.rules.values import normalize, round_half_away, values_equal
 
 from agents.cda.linear import linear_sources
 
@@ -223,6 +223,8 @@ def value_candidates(
                 yield f"{a} / {b}"
                 yield f"round({a} / {b}, 2)"
     if first_inputs is not None and not all_same:
+        yield from _percentages(_own_numbers(schema, table), targets, first_inputs)
+    if first_inputs is not None and not all_same:
         for a in nums:
             yield from _affine(a, inputs_of[a], targets)
     if lookups is not None and not all_same:
@@ -268,6 +270,30 @@ def _own_numbers(schema: Schema, table: str) -> list[str]:
     """The record's own numbers (``current.f``), or [] where there are more than _MAX_OWN_NUMBERS."""
     own = [f"current.{f}" for f in schema.tables[table].fields_of_type("number")]
     return own if len(own) <= _MAX_OWN_NUMBERS else []
+
+
+def _percentages(own: Sequence[str], targets: Sequence[Any], first_inputs: Callable[[str], Any]) -> Iterator[str]:
+    """A share of two of the record's numbers in percent, rounded to 1, 2 or 0 decimals: ``a / b``
+    (a defect rate: defects per sample), ``a / (a + b)`` (a yield: good parts of good and scrapped)
+    and ``(b - a) / b`` (a margin: price less cost, of the price).
+
+    Offered only where the first examples meet the form to its rounding: there are many pairs,
+    and the checked ones are few.
+    """
+    pairs = [(x, t) for x, t in enumerate(targets[:8]) if is_number(t)]
+    if not any(float(t) != 0 for _, t in pairs):
+        return
+    for a in own:
+        for b in own:
+            if a == b:
+                continue
+            for base in (f"{a} / {b}", f"{a} / ({a} + {b})", f"({b} - {a}) / {b}"):
+                got = first_inputs(base)
+                for d in (1, 2, 0):
+                    if all(i < len(got) and is_number(got[i]) and values_equal(round_half_away(float(got[i]) * 100, d), t)
+                           for i, t in pairs):
+                        yield f"round({base} * 100, {d})"
+                        break
 
 
 def _signed_sums(schema: Schema, table: str) -> Iterator[str]:
