@@ -224,7 +224,6 @@ def value_candidates(
                 yield f"round({a} / {b}, 2)"
     if first_inputs is not None and not all_same:
         yield from _percentages(_own_numbers(schema, table), targets, first_inputs)
-    if first_inputs is not None and not all_same:
         for a in nums:
             yield from _affine(a, inputs_of[a], targets)
     if lookups is not None and not all_same:
@@ -273,12 +272,15 @@ def _own_numbers(schema: Schema, table: str) -> list[str]:
 
 
 def _percentages(own: Sequence[str], targets: Sequence[Any], first_inputs: Callable[[str], Any]) -> Iterator[str]:
-    """A share of two of the record's numbers in percent, rounded to 1, 2 or 0 decimals: ``a / b``
-    (a defect rate: defects per sample), ``a / (a + b)`` (a yield: good parts of good and scrapped)
-    and ``(b - a) / b`` (a margin: price less cost, of the price).
+    """A share of two of the record's numbers in percent, rounded to 1, 2 or 0 decimals: ``a * 100
+    / b`` (a defect rate: defects per sample), ``a * 100 / (a + b)`` (a yield: good parts of good
+    and scrapped) and ``(b - a) * 100 / b`` (a margin: price less cost, of the price).
 
     Offered only where the first examples meet the form to its rounding: there are many pairs,
-    and the checked ones are few.
+    and the checked ones are few. Every rounding that fits is offered (first examples with one
+    decimal fit a rule rounding to two), and the share is multiplied before it is divided, as
+    such rules are written: ``23 / 160 * 100`` rounds to 14.37 in floating point, ``23 * 100 /
+    160`` to 14.38.
     """
     pairs = [(x, t) for x, t in enumerate(targets[:8]) if is_number(t)]
     if not any(float(t) != 0 for _, t in pairs):
@@ -287,13 +289,12 @@ def _percentages(own: Sequence[str], targets: Sequence[Any], first_inputs: Calla
         for b in own:
             if a == b:
                 continue
-            for base in (f"{a} / {b}", f"{a} / ({a} + {b})", f"({b} - {a}) / {b}"):
+            for base in (f"{a} * 100 / {b}", f"{a} * 100 / ({a} + {b})", f"({b} - {a}) * 100 / {b}"):
                 got = first_inputs(base)
                 for d in (1, 2, 0):
-                    if all(i < len(got) and is_number(got[i]) and values_equal(round_half_away(float(got[i]) * 100, d), t)
+                    if all(i < len(got) and is_number(got[i]) and values_equal(round_half_away(got[i], d), t)
                            for i, t in pairs):
-                        yield f"round({base} * 100, {d})"
-                        break
+                        yield f"round({base}, {d})"
 
 
 def _signed_sums(schema: Schema, table: str) -> Iterator[str]:

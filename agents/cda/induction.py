@@ -1081,8 +1081,10 @@ class Inducer:
         spec = self.schema.tables[t2]
         examples = list(examples)
         created: dict[int, Record] = {}
-        # the other records of the kind each write created whose values the slot's effects show
+        # the other records of the kind each write created, and the (field, value) pairs of the
+        # slot's effects (what other rules explain taken out)
         siblings: dict[int, list[Record]] = {}
+        shown_of: dict[int, set[tuple[str, Any]]] = {}
         for i in pos:
             ex = examples[i]
             new_ids = ex.obs.created_ids(t2)
@@ -1099,8 +1101,8 @@ class Inducer:
             rid0 = _most_described(ex.after, t2, described, shown)
             created[i] = ex.after.get(t2, rid0)  # type: ignore[assignment]
             siblings[i] = [rec for rid in described if rid != rid0
-                           for rec in [ex.after.get(t2, rid)] if rec is not None
-                           and any((f, value_key(v)) in shown for f, v in rec.items() if f != "id")]
+                           for rec in [ex.after.get(t2, rid)] if rec is not None]
+            shown_of[i] = shown
             examples[i] = ex.masking_after(t2, {rid: None for rid in new_ids})
         values: dict[str, str] = {}
         left_out = False
@@ -1117,10 +1119,12 @@ class Inducer:
             src = self._find_value(table, None, targets, fspec.type, [(examples[i], None) for i in pos], after_rule=True)
             if src is not None and fspec.type == "reference" and _QUOTED.fullmatch(src) and any(
                     rec.get(fname) is not None and not values_equal(rec.get(fname), created[i].get(fname))
+                    and (fname, value_key(rec.get(fname))) in shown_of[i]
                     for i in pos for rec in siblings[i]):
-                # a write that made records like it about other parents too: one record per child
-                # of a cascade (every product of a suspended supplier raises its alert), which one
-                # create naming one parent would explain once, and wrongly on any other write
+                # a write that made records like it about other parents too, which no other rule
+                # explains: one record per child of a cascade (every product of a suspended
+                # supplier raises its alert), which one create naming one parent would explain
+                # once, and wrongly on any other write
                 src = None
             if src is None:
                 if partial and fspec.type not in ("choice", "boolean"):

@@ -24,3 +24,17 @@ def test_shares_in_percent_are_learned_and_predicted():
     truth = effects_of_tests(world.schema, world.rules, world.initial_state(), world.tests)
     predicted = model.predict_many(world.tests, world.initial_state())
     assert score_world(predicted, truth).iou == 1.0, (texts, predicted, truth)
+
+
+def test_a_share_to_two_decimals_is_found_after_first_examples_with_one_and_at_a_half():
+    # the first eight rates have one decimal at most (defects of a sample of 20), and 23 of 160
+    # is 14.375 exactly: multiplied first, as the rule is written, it rounds to 14.38
+    world = hand_made_world("shares-A")
+    writes = [Action("update", "batch", "B1", {"defects": d}) for d in range(2, 10)] + \
+             [Action("update", "batch", "B1", {"sample_size": 64}), Action("update", "batch", "B1", {"defects": 23, "sample_size": 160})]
+    model = induced(world, writes)
+    texts = [lr.text for lr in model.active()]
+    tests = [Action("update", "batch", "B1", {"defects": 3, "sample_size": 32}), Action("update", "batch", "B2", {"defects": 23, "sample_size": 160})]
+    truth = effects_of_tests(world.schema, world.rules, world.initial_state(), tests)
+    predicted = model.predict_many(tests, world.initial_state())
+    assert score_world(predicted, truth).iou == 1.0, (texts, predicted, truth)
