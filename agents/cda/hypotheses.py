@@ -282,7 +282,8 @@ def _percentages(own: Sequence[str], targets: Sequence[Any], first_inputs: Calla
     such rules are written: ``23 / 160 * 100`` rounds to 14.37 in floating point, ``23 * 100 /
     160`` to 14.38.
     """
-    pairs = [(x, t) for x, t in enumerate(targets[:8]) if is_number(t)]
+    # (index among the first examples, target) where the target is a number
+    pairs = [(i, t) for i, t in enumerate(targets[:8]) if is_number(t)]
     if not any(float(t) != 0 for _, t in pairs):
         return
     for a in own:
