@@ -198,6 +198,8 @@ def value_candidates(
                 for b, r in _steady_factors(inputs, targets, steady, a, whole):
                     for d in digits:
                         yield f"round({a} * {b} * {literal_source(normalize(r))}, {d})"
+            for k, d in _divisors(inputs, targets, digits):
+                yield f"round({a} / {k}, {d})" if d is not None else f"{a} / {k}"
             for c in rates:
                 yield f"{a} * {literal_source(normalize(c))}"
                 yield f"round({a} * {literal_source(normalize(c))}, 2)"
@@ -434,6 +436,23 @@ def _rates(inputs: Sequence[Any], targets: Sequence[Any]) -> list[float]:
         return []
     x0, t0 = largest
     return list(dict.fromkeys(round(t0 / x0, d) for d in (2, 3, 4, 6)))
+
+
+def _divisors(inputs: Sequence[Any], targets: Sequence[Any], digits: Sequence[int]) -> list[tuple[int, int | None]]:
+    """(k, d): a whole number k >= 3 with ``round(input / k, d)`` the target on the example with
+    the largest input (d None: unrounded), where 1 / k has no short decimal form: an hourly rate
+    of a salary / 2080, a third of a sum. A rate read to six decimals misses such a k on large
+    inputs (0.000481 for 1 / 2080), and where 1 / k is short (0.25, 0.05) the rates find it.
+    The caller checks every example."""
+    largest = _largest_example(inputs, targets)
+    if largest is None or largest[1] == 0:
+        return []
+    x0, t0 = largest
+    k = round(x0 / t0)
+    if k < 3 or abs(round(1 / k, 6) - 1 / k) < 1e-12:
+        return []
+    out: list[tuple[int, int | None]] = [(k, None)] if values_equal(x0 / k, t0) else []
+    return out + [(k, d) for d in digits if values_equal(round_half_away(x0 / k, d), t0)]
 
 
 def _affine(a: str, inputs: Sequence[Any], targets: Sequence[Any]) -> Iterator[str]:
