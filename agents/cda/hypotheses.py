@@ -213,6 +213,11 @@ def value_candidates(
                     yield f"max({a} - {literal_source(normalize(-c2))}, 0)"
                 else:
                     yield f"{a} + {literal_source(normalize(c2))}"
+                # a first example at the floor (no overtime under 40 hours) says nothing of the
+                # threshold: it is read off the first example above it
+                above = next(((float(x), float(t)) for x, t in pairs if float(t) > 0), None)
+                if t0 == 0 and above is not None and above[1] < above[0]:
+                    yield f"max({a} - {literal_source(normalize(round(above[0] - above[1], 6)))}, 0)"
     for i, a in enumerate(nums):
         for b in nums[i:]:
             yield f"{a} * {b}"
