@@ -214,10 +214,12 @@ def value_candidates(
                 else:
                     yield f"{a} + {literal_source(normalize(c2))}"
                 # a first example at the floor (no overtime under 40 hours) says nothing of the
-                # threshold: it is read off the first example above it
+                # threshold: it is read off the first example above it, and kept where it is one a
+                # business would set (40 hours, 23 kg; not 17405.55, which two examples fit by chance)
                 above = next(((float(x), float(t)) for x, t in pairs if float(t) > 0), None)
-                if t0 == 0 and above is not None and above[1] < above[0]:
-                    yield f"max({a} - {literal_source(normalize(round(above[0] - above[1], 6)))}, 0)"
+                threshold = round(above[0] - above[1], 6) if above is not None else 0.0
+                if t0 == 0 and threshold > 0 and significant_digits(threshold) <= 3:
+                    yield f"max({a} - {literal_source(normalize(threshold))}, 0)"
     for i, a in enumerate(nums):
         for b in nums[i:]:
             yield f"{a} * {b}"
