@@ -446,17 +446,19 @@ def _rates(inputs: Sequence[Any], targets: Sequence[Any]) -> list[float]:
 
 
 def _divisors(inputs: Sequence[Any], targets: Sequence[Any], digits: Sequence[int]) -> list[tuple[int, int | None]]:
-    """(k, d): a whole number k >= 3 with ``round(input / k, d)`` the target on the example with
-    the largest input (d None: unrounded), where 1 / k has no short decimal form: an hourly rate
-    of a salary / 2080, a third of a sum. A rate read to six decimals misses such a k on large
-    inputs (0.000481 for 1 / 2080), and where 1 / k is short (0.25, 0.05) the rates find it.
-    The caller checks every example."""
+    """(k, d): a whole number k >= 3 of at most three significant digits with ``round(input / k, d)``
+    the target on the example with the largest input (d None: unrounded), where 1 / k has no
+    short decimal form: an hourly rate of a salary / 2080, a third of a sum. A rate read to six
+    decimals misses such a k on large inputs (0.000481 for 1 / 2080), and where 1 / k is short
+    (0.25, 0.05) the rates find it. The caller checks every example."""
     largest = _largest_example(inputs, targets)
     if largest is None or largest[1] == 0:
         return []
     x0, t0 = largest
     k = round(x0 / t0)
-    if k < 3 or abs(round(1 / k, 6) - 1 / k) < 1e-12:
+    # a divisor a business would use (2080 hours, 52 weeks, 365 days): on large inputs some whole
+    # number within rounding of any target is found by chance (2083, 17407)
+    if k < 3 or abs(round(1 / k, 6) - 1 / k) < 1e-12 or significant_digits(k) > 3:
         return []
     out: list[tuple[int, int | None]] = [(k, None)] if values_equal(x0 / k, t0) else []
     return out + [(k, d) for d in digits if values_equal(round_half_away(x0 / k, d), t0)]
