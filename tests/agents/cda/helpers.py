@@ -4,16 +4,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memkit.rules import Action, Engine, load_world
+from memkit.rules import Action, Engine, load_world, score_world
 from memkit.rules.model import RuleModel
+from memkit.rules.predict import effects_of_tests
 from memkit.rules.state import State
 from memkit.rules.world import World
 
+from agents.cda.hypotheses import value_candidates
 from agents.cda.induction import Inducer
 from agents.cda.session import Observation
 from evals.worldshift.platform import Platform
 
-__all__ = ["induced", "observe_writes", "hand_made_world", "state_after"]
+__all__ = ["induced", "observe_writes", "hand_made_world", "state_after", "iou_on_tests", "candidates_from"]
 
 _WORLDS = Path(__file__).parent / "worlds"
 
@@ -48,3 +50,17 @@ def state_after(model: RuleModel, world: World, action: Action) -> State:
     state = world.initial_state()
     Engine(world.schema, model.active_rules()).run(state, action, in_place=True)
     return state
+
+
+def iou_on_tests(model: RuleModel, world: World) -> float:
+    """IoU of the model's predictions on the world's tests, against the world's own rules."""
+    truth = effects_of_tests(world.schema, world.rules, world.initial_state(), world.tests)
+    return score_world(model.predict_many(world.tests, world.initial_state()), truth).iou
+
+
+def candidates_from(world: World, table: str, source: str, inputs: list[float], targets: list[float]) -> list[str]:
+    """The value search's candidates for ``targets`` where ``source`` takes ``inputs`` on the
+    examples and every other source is empty."""
+    def first_inputs(src: str) -> list[float | None]:
+        return list(inputs) if src == source else [None] * len(inputs)
+    return list(value_candidates(world.schema, table, targets, first_inputs=first_inputs))
