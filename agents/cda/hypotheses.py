@@ -9,6 +9,7 @@ first one consistent with every observation wins.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -213,13 +214,16 @@ def value_candidates(
                     yield f"max({a} - {literal_source(normalize(-c2))}, 0)"
                 else:
                     yield f"{a} + {literal_source(normalize(c2))}"
-                # a first example at the floor (no overtime under 40 hours) says nothing of the
-                # threshold: it is read off the first example above it, and kept where it is one a
-                # business would set (40 hours, 23 kg; not 17405.55, which two examples fit by chance)
-                above = next(((float(x), float(t)) for x, t in pairs if float(t) > 0), None)
-                threshold = round(above[0] - above[1], 6) if above is not None else 0.0
-                if t0 == 0 and threshold > 0 and significant_digits(threshold) <= 3:
-                    yield f"max({a} - {literal_source(normalize(threshold))}, 0)"
+                if t0 == 0:
+                    # a first example at the floor (no overtime under 40 hours) says nothing of the
+                    # threshold: it is read off the first example above it, and kept where it is one
+                    # a business would set (40 hours, 23.5 kg; not 17405.55 or 0.0005, which two
+                    # examples fit by chance) and the first example lies at or below it
+                    above = next(((float(x), float(t)) for x, t in pairs if float(t) > 0), None)
+                    threshold = round(above[0] - above[1], 6) if above is not None else 0.0
+                    if threshold >= 1 and round(threshold, 2) == threshold and significant_digits(threshold) <= 3 \
+                            and a0 <= threshold and threshold != -c2:
+                        yield f"max({a} - {literal_source(normalize(threshold))}, 0)"
     for i, a in enumerate(nums):
         for b in nums[i:]:
             yield f"{a} * {b}"
@@ -450,11 +454,18 @@ def _divisors(inputs: Sequence[Any], targets: Sequence[Any], digits: Sequence[in
     the target on the example with the largest input (d None: unrounded), where 1 / k has no
     short decimal form: an hourly rate of a salary / 2080, a third of a sum. A rate read to six
     decimals misses such a k on large inputs (0.000481 for 1 / 2080), and where 1 / k is short
-    (0.25, 0.05) the rates find it. The caller checks every example."""
+    (0.25, 0.05) the rates find it. None where a round rate (two significant digits) meets that
+    example. The caller checks every example."""
     largest = _largest_example(inputs, targets)
     if largest is None or largest[1] == 0:
         return []
     x0, t0 = largest
+    if not math.isfinite(x0 / t0):
+        return []
+    # a round rate that meets the example is the likelier reading: 15% of 60 is 9, and so,
+    # rounded to units, is 60 / 7 (which is 14, not 15, of 100)
+    if any(significant_digits(c) <= 2 and values_equal(x0 * c, t0) for c in (round(t0 / x0, d) for d in (2, 3, 4))):
+        return []
     k = round(x0 / t0)
     # a divisor a business would use (2080 hours, 52 weeks, 365 days): on large inputs some whole
     # number within rounding of any target is found by chance (2083, 17407)

@@ -54,3 +54,21 @@ def test_only_constants_a_business_would_set_are_offered(world_name, table, sour
     inputs, targets, expected = fits
     assert expected in offered(inputs, targets)
     assert not any(chance_constant in c for c in offered(*by_chance))
+
+
+def test_a_round_rate_is_read_before_a_divisor():
+    # 15% of 20, 40 and 60 is 3, 6 and 9, and so is each over 7, rounded to units
+    world = hand_made_world("wages-A")
+    offered = candidates_from(world, "pool", "current.amount", [20, 40, 60], [3, 6, 9])
+    assert "current.amount * 0.15" in offered
+    assert not any(re.fullmatch(r"(round\()?current\.amount / \d+(, \d\))?", c) for c in offered)
+
+
+@pytest.mark.parametrize(("hours", "targets", "threshold"), [
+    ([50, 45], [0, 5], "40"),  # the first example is above 40 hours: 40 cannot be the threshold
+    ([0, 0.5], [0, 0.4995], "0.0005"),  # no business sets such a threshold
+])
+def test_a_floor_is_not_offered_where_it_cannot_be_the_threshold(hours, targets, threshold):
+    world = hand_made_world("overtime-A")
+    offered = candidates_from(world, "timesheet", "current.hours", hours, targets)
+    assert f"max(current.hours - {threshold}, 0)" not in offered
