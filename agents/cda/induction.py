@@ -306,7 +306,7 @@ class Inducer:
             if split:
                 return split
             partial = self.learn_slot(slot, observations, partial=True)
-            return [partial] if partial is not None else []
+            return [partial] if partial is not None else self._split_by_reference(slot, observations)
         remaining = {i for i, o in enumerate(observations)
                      if o.action.table == slot[1] and o.action.op == slot[2] and effects_in_slot(slot, o.action, o.effects)}
         out: list[LearnedSlot] = []
@@ -464,6 +464,30 @@ class Inducer:
             finally:
                 self._create_kind = None
             if learned is not None:
+                out.append(learned)
+        return out
+
+    def _split_by_reference(self, slot: Slot, observations: Sequence[Observation]) -> list[LearnedSlot]:
+        """Created records grouped by which of their fields name the written record: one rule per
+        group of at least two writes, where no one rule fits them all.
+
+        A record about the written one (an enrolment's tuition charge) and one about another record
+        a cascade reached (the charge of the waitlisted enrolment a drop promotes) fall in one slot;
+        no rule names the other record, and learning both at once finds no rule at all, not even
+        the one for the written record.
+        """
+        groups: dict[frozenset[str], set[int]] = {}
+        for i, o in enumerate(observations):
+            if o.action.table != slot[1] or o.action.op != slot[2]:
+                continue
+            shown = effects_in_slot(slot, o.action, o.effects)
+            if shown:
+                groups.setdefault(frozenset(str(e[2]) for e in shown if e[3] == o.action.id), set()).add(i)
+        if len(groups) < 2:
+            return []
+        out = []
+        for members in sorted(groups.values(), key=len, reverse=True):
+            if len(members) >= 2 and (learned := self.learn_slot(slot, observations, only=members, partial=True)) is not None:
                 out.append(learned)
         return out
 
