@@ -307,8 +307,7 @@ class Inducer:
                 return split
             partial = self.learn_slot(slot, observations, partial=True)
             return [partial] if partial is not None else self._split_by_reference(slot, observations)
-        remaining = {i for i, o in enumerate(observations)
-                     if o.action.table == slot[1] and o.action.op == slot[2] and effects_in_slot(slot, o.action, o.effects)}
+        remaining = {i for i, _, _ in self._shown(slot, observations)}
         out: list[LearnedSlot] = []
         for _ in range(4):
             if len(remaining) < 2:
@@ -434,6 +433,14 @@ class Inducer:
                 break
         return out
 
+    @staticmethod
+    def _shown(slot: Slot, observations: Sequence[Observation]) -> Iterator[tuple[int, Observation, list[Effect]]]:
+        """(index, observation, its effects in ``slot``) for every write on the slot's trigger that
+        shows the slot's effects."""
+        for i, o in enumerate(observations):
+            if o.action.table == slot[1] and o.action.op == slot[2] and (shown := effects_in_slot(slot, o.action, o.effects)):
+                yield i, o, shown
+
     def _split_by_signature(self, slot: Slot, observations: Sequence[Observation]) -> list[LearnedSlot]:
         """Created records of different kinds (their choice and boolean values differ): one rule per kind.
 
@@ -444,12 +451,7 @@ class Inducer:
         """
         t2 = slot[3]
         groups: dict[str, set[int]] = {}
-        for i, o in enumerate(observations):
-            if o.action.table != slot[1] or o.action.op != slot[2]:
-                continue
-            shown = effects_in_slot(slot, o.action, o.effects)
-            if not shown:
-                continue
+        for i, o, shown in self._shown(slot, observations):
             for kind in self._created_kinds(o, t2, shown):
                 groups.setdefault(kind, set()).add(i)
         if len(groups) < 2:
@@ -477,12 +479,8 @@ class Inducer:
         the one for the written record.
         """
         groups: dict[frozenset[str], set[int]] = {}
-        for i, o in enumerate(observations):
-            if o.action.table != slot[1] or o.action.op != slot[2]:
-                continue
-            shown = effects_in_slot(slot, o.action, o.effects)
-            if shown:
-                groups.setdefault(frozenset(str(e[2]) for e in shown if e[3] == o.action.id), set()).add(i)
+        for i, o, shown in self._shown(slot, observations):
+            groups.setdefault(frozenset(str(e[2]) for e in shown if e[3] == o.action.id), set()).add(i)
         if len(groups) < 2:
             return []
         out = []
