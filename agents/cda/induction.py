@@ -673,13 +673,29 @@ class Inducer:
                 if any(a is not b for a, b in zip(as_written, examples)):
                     chosen = self._condition_on(slot, as_written, pos, neg, after_rule=after_rule, derived=derived)
             return chosen
-        return self._condition_on(slot, examples, pos, neg, after_rule=after_rule, derived=set())
+        chosen = self._condition_on(slot, examples, pos, neg, after_rule=after_rule, derived=set())
+        if chosen is False:
+            # a field of the written record that ended otherwise in every write the rule fired on (a
+            # discharged box, put back to 'held' by the hold the write created): the rule read it
+            # as written, before its own cascade ran, so a condition on the written value tells
+            # these writes apart. (A field only some writes ended otherwise, a before rule
+            # recomputing it on the negatives, is read as it ended, as the rule read it too)
+            moved = set.intersection(*(self._moved_fields(examples[i]) for i in pos))
+            if moved:
+                as_written = [self._as_written(ex, moved) for ex in examples]
+                chosen = self._condition_on(slot, as_written, pos, neg, after_rule=after_rule, derived=set())
+        return chosen
 
-    def _as_written(self, ex: Example) -> Example:
-        """``ex`` with the fields its write set, and that ended with another value, read as written
-        (``ex`` itself where there are none)."""
+    def _moved_fields(self, ex: Example) -> set[str]:
+        """The fields ``ex``'s write set that ended with another value."""
         written = ex.written(self.schema)
-        moved = [f for f in ex.obs.action.values if f in ex.current and not values_equal(ex.current.get(f), written.get(f))]
+        return {f for f in ex.obs.action.values if f in ex.current and not values_equal(ex.current.get(f), written.get(f))}
+
+    def _as_written(self, ex: Example, only: set[str] | None = None) -> Example:
+        """``ex`` with the fields its write set, and that ended with another value, read as written
+        (of those, only the fields in ``only`` where given; ``ex`` itself where there are none)."""
+        fields = self._moved_fields(ex) if only is None else self._moved_fields(ex) & only
+        moved = [f for f in ex.obs.action.values if f in fields]
         return functools.reduce(lambda e, g: e.masking(self.schema, g), moved, ex)
 
     def _condition_on(self, slot: Slot, examples: list[Example], pos: list[int], neg: list[int], *, after_rule: bool,
