@@ -669,9 +669,7 @@ class Inducer:
                 # a field the write set that a later write of its cascade overwrote (a balance the
                 # write raised, recomputed once a scholarship the same write suspended came back
                 # to the student): the rule read it as written, before the cascade returned
-                as_written = [self._as_written(ex) for ex in examples]
-                if any(a is not b for a, b in zip(as_written, examples)):
-                    chosen = self._condition_on(slot, as_written, pos, neg, after_rule=after_rule, derived=derived)
+                chosen = self._condition_as_written(slot, examples, pos, neg, after_rule=after_rule, derived=derived)
             return chosen
         chosen = self._condition_on(slot, examples, pos, neg, after_rule=after_rule, derived=set())
         if chosen is False:
@@ -682,9 +680,17 @@ class Inducer:
             # recomputing it on the negatives, is read as it ended, as the rule read it too)
             moved = set.intersection(*(self._moved_fields(examples[i]) for i in pos))
             if moved:
-                as_written = [self._as_written(ex, moved) for ex in examples]
-                chosen = self._condition_on(slot, as_written, pos, neg, after_rule=after_rule, derived=set())
+                chosen = self._condition_as_written(slot, examples, pos, neg, after_rule=after_rule, derived=set(), only=moved)
         return chosen
+
+    def _condition_as_written(self, slot: Slot, examples: list[Example], pos: list[int], neg: list[int], *, after_rule: bool,
+                              derived: set[str], only: set[str] | None = None) -> str | None | bool:
+        """``_condition_on`` with the fields each write set, and that ended with another value, read
+        as written (of those, only the fields in ``only`` where given); False where no example has one."""
+        as_written = [self._as_written(ex, only) for ex in examples]
+        if all(a is b for a, b in zip(as_written, examples)):
+            return False
+        return self._condition_on(slot, as_written, pos, neg, after_rule=after_rule, derived=derived)
 
     def _moved_fields(self, ex: Example) -> set[str]:
         """The fields ``ex``'s write set that ended with another value."""
@@ -694,7 +700,9 @@ class Inducer:
     def _as_written(self, ex: Example, only: set[str] | None = None) -> Example:
         """``ex`` with the fields its write set, and that ended with another value, read as written
         (of those, only the fields in ``only`` where given; ``ex`` itself where there are none)."""
-        fields = self._moved_fields(ex) if only is None else self._moved_fields(ex) & only
+        fields = self._moved_fields(ex)
+        if only is not None:
+            fields &= only
         moved = [f for f in ex.obs.action.values if f in fields]
         return functools.reduce(lambda e, g: e.masking(self.schema, g), moved, ex)
 
