@@ -90,11 +90,12 @@ class SystematicPolicy:
         if not s["queue"] and s["phase"] == "audit":
             s["phase"] = "sweep"
             state = session.platform_initial
-            # the deletes of records whose children are in other states show a cascade's filter once;
-            # an inherited model has had them in its first world, and they cost a write per table
+            # the deletes of records whose children are in other states show a cascade's filter once,
+            # and the inserts without a copied field a fill rule; an inherited model has had them in
+            # its first world, and they cost a write per table
             inherited = any(lr.origin_world != session.world for lr in session.model.active())
             phases = sweep(session.platform.schema(), state, s["rng"], records_per_table=self.records_per_table,
-                           new_id=session.platform.new_id, children_deletes=not inherited)
+                           new_id=session.platform.new_id, children_deletes=not inherited, omit_copies=not inherited)
             phases = [self._prioritise(session, ph) for ph in phases]
             # phases 0 and 1 first, then follow-ups, then the later phases one at a time
             s["queue"].extend(phases[0] + (phases[1] if len(phases) > 1 else []))
