@@ -14,9 +14,11 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from memkit.rules import Action, Schema, State
+from memkit.rules import Action, EvalContext, Schema, State, compile_expression, parse_expression
 from memkit.rules.schema import is_number
 from memkit.rules.values import values_equal
+
+from agents.cda.hypotheses import paths_from
 
 __all__ = ["sweep", "pick_records", "generalise", "bisect_pairs", "raised_fields", "status_fields_of"]
 
@@ -135,23 +137,10 @@ def _record_at_defaults(state: State, table: str, first: dict[str, Any], kind: s
     return (best, at_default) if at_default else None
 
 
-def _referenced(state: State, table: str, rec: dict[str, Any], path: Sequence[str]) -> Any:
-    """The value at ``path`` (references, then a field) from ``rec`` of ``table``; None where a
-    reference on the way is empty or dangling."""
-    cur: dict[str, Any] | None = rec
-    for f in path[:-1]:
-        ref = state.schema.tables[table].fields[f].ref or ""
-        cur = state.get(ref, cur.get(f)) if cur.get(f) is not None else None
-        if cur is None:
-            return None
-        table = ref
-    return cur.get(path[-1])
-
-
 def _copied_fields(state: State, table: str, min_share: float = 0.8) -> dict[str, str]:
-    """Numbers and references of ``table`` that hold, in most of its records, the value of a field
-    of the same type one or two references away (a line's unit cost is its product's): field ->
-    the path it copies.
+    """Numbers and references of ``table`` whose value equals a field of the same type one or two
+    references away (a line's unit cost is its product's) in at least ``min_share`` of the records
+    that fill them: field -> the path it copies.
 
     A rule may fill such a field on insert when it is left empty, and a clone, which carries the
     value, shows nothing of it: the tests' inserts leave it out.
@@ -160,6 +149,15 @@ def _copied_fields(state: State, table: str, min_share: float = 0.8) -> dict[str
     spec = schema.tables[table]
     rows = state.rows(table)
     out: dict[str, str] = {}
+    paths = []
+    for src, kind, last_table in paths_from(schema, table, "current", 2):
+        hops = src.split(".")[1:]
+        # through a reference, and not back into this table two references on (a department's
+        # head's department is the department itself: its fields would copy themselves)
+        if len(hops) < 2 or spec.fields[hops[0]].type != "reference" or (len(hops) == 3 and last_table == table):
+            continue
+        ref = schema.tables[last_table].fields[hops[-1]].ref
+        paths.append((".".join(hops), kind, ref, compile_expression(parse_expression(src), schema, table, None)))
     for f, fs in spec.fields.items():
         if fs.type not in ("number", "reference"):
             continue
@@ -167,25 +165,18 @@ def _copied_fields(state: State, table: str, min_share: float = 0.8) -> dict[str
         if len(have) < 3:
             continue
         best: tuple[int, str] | None = None
-        for g, gs in spec.fields.items():
-            if g == f or gs.type != "reference" or gs.ref not in schema.tables:
+        for path, kind, ref, read in paths:
+            first = path.split(".", 1)[0]
+            if first == f or kind != fs.type or (fs.type == "reference" and ref != fs.ref):
                 continue
-            parent = schema.tables[gs.ref]
-            # two references that lead back to this table mostly reach the record itself (a
-            # department's head's department): a field would copy itself
-            paths = [(g, h) for h in parent.fields] + [
-                (g, h, h2) for h, hs in parent.fields.items() if hs.type == "reference" and hs.ref in schema.tables
-                and hs.ref != table for h2 in schema.tables[hs.ref].fields]
-            for path in paths:
-                target = schema.tables[gs.ref] if len(path) == 2 else schema.tables[parent.fields[path[1]].ref or ""]
-                ts = target.fields[path[-1]]
-                if ts.type != fs.type or (fs.type == "reference" and ts.ref != fs.ref):
-                    continue
-                same = [r for r in have if (v := _referenced(state, table, r, path)) is not None and values_equal(v, r[f])]
-                # zeros match by chance (an unpaid amount and an unused allowance)
-                if len(same) >= min_share * len(have) and any(r[f] not in (0, 0.0) for r in same):
-                    if best is None or len(same) > best[0]:
-                        best = (len(same), ".".join(path))
+            # a record that refers to itself (its own manager) would copy its own field
+            own = spec.fields[first].ref == table
+            same = [r for r in have if not (own and r.get(first) == r["id"]) and values_equal(read(EvalContext(state, table, current=r)), r[f])]
+            # zeros match by chance (an unpaid amount and an unused allowance): two records at least
+            # must copy a value other than zero
+            if len(same) >= min_share * len(have) and sum(1 for r in same if r[f] not in (0, 0.0)) >= 2:
+                if best is None or len(same) > best[0]:
+                    best = (len(same), path)
         if best is not None:
             out[f] = best[1]
     return out
@@ -227,8 +218,8 @@ def sweep(schema: Schema, state: State, rng: random.Random, *, records_per_table
     on a record whose flags are at their defaults when the first one's are not,
     and deletes a record whose children are in states the first one's are not
     (unless ``children_deletes`` is False), and inserts the first record without
-    each number or reference it holds as a copy of a related record's (unless
-    ``omit_copies`` is False); phase 3 the rest (third records, more
+    each number or reference the table's records mostly hold as a copy of a
+    related record's (unless ``omit_copies`` is False); phase 3 the rest (third records, more
     numbers, null references, text).
     """
     by_phase: dict[int, list[tuple[str, Action]]] = {}
@@ -300,7 +291,7 @@ def sweep(schema: Schema, state: State, rng: random.Random, *, records_per_table
                 for f, path in _copied_fields(state, table).items():
                     if f in values:
                         add(2, f"insert {table} without {f} (it holds {path})",
-                            Action("insert", table, new_id(table) if new_id else f"{table}_probe_o", {k: v for k, v in values.items() if k != f}))
+                            Action("insert", table, new_id(table) if new_id else f"{table}_probe_o_{f}", {k: v for k, v in values.items() if k != f}))
             add(1 if n == 0 else 3, f"delete {table}/{rec['id']}", Action("delete", table, rec["id"]))
             if n == 0:
                 other = _record_with_children_in_other_states(state, table, rec) if children_deletes else None

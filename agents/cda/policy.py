@@ -92,7 +92,7 @@ class SystematicPolicy:
             state = session.platform_initial
             # the deletes of records whose children are in other states show a cascade's filter once,
             # and the inserts without a copied field a fill rule; an inherited model has had them in
-            # its first world, and they cost a write per table
+            # its first world, and they cost a write per table (per copied field)
             inherited = any(lr.origin_world != session.world for lr in session.model.active())
             phases = sweep(session.platform.schema(), state, s["rng"], records_per_table=self.records_per_table,
                            new_id=session.platform.new_id, children_deletes=not inherited, omit_copies=not inherited)

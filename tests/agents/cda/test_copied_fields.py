@@ -8,7 +8,7 @@ import random
 
 from memkit.rules.model import RuleModel
 
-from agents.cda.experiments import sweep
+from agents.cda.experiments import _copied_fields, sweep
 from agents.cda.graph import discover
 from evals.worldshift.platform import Platform
 from tests.agents.cda.helpers import hand_made_world, iou_on_tests
@@ -37,7 +37,14 @@ def test_a_line_inserted_without_a_price_or_a_warehouse_is_predicted_to_take_its
     assert iou_on_tests(model, world) == 1.0, [lr.text for lr in model.active()]
 
 
-def test_an_inherited_model_skips_those_inserts():
+def test_chance_matches_do_not_count_as_copies():
+    # the quantity is its product's price in one line of four, the discount its product's bonus
+    # only where both are zero but once, and a line that is its own parent copies itself
+    world = hand_made_world("ledger-A")
+    assert _copied_fields(world.initial_state(), "order_line") == {"unit_price": "product.price"}
+
+
+def test_the_sweep_skips_those_inserts_when_told_to():
     # the fill rules were seen in the first world; in later ones the writes would only cost budget
     world = hand_made_world("till-A")
     planned = [p for phase in sweep(world.schema, world.initial_state(), random.Random(0), omit_copies=False) for p, _ in phase]
