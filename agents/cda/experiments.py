@@ -149,32 +149,34 @@ def _copied_fields(state: State, table: str, min_share: float = 0.8) -> dict[str
     spec = schema.tables[table]
     rows = state.rows(table)
     out: dict[str, str] = {}
-    paths = []
+    # each path read once per record (None where the record refers to itself through the path's
+    # first reference, its own manager: it would copy its own field); every field compares to these
+    paths: list[tuple[str, str, str, str | None, list[Any]]] = []
     for src, kind, last_table in paths_from(schema, table, "current", 2):
         hops = src.split(".")[1:]
         # through a reference, and not back into this table two references on (a department's
         # head's department is the department itself: its fields would copy themselves)
-        if len(hops) < 2 or spec.fields[hops[0]].type != "reference" or (len(hops) == 3 and last_table == table):
+        if (len(hops) < 2 or kind not in ("number", "reference") or spec.fields[hops[0]].type != "reference"
+                or (len(hops) == 3 and last_table == table)):
             continue
-        ref = schema.tables[last_table].fields[hops[-1]].ref
-        paths.append((".".join(hops), kind, ref, compile_expression(parse_expression(src), schema, table, None)))
+        read = compile_expression(parse_expression(src), schema, table, None)
+        own = spec.fields[hops[0]].ref == table
+        values = [None if own and r.get(hops[0]) == r["id"] else read(EvalContext(state, table, current=r)) for r in rows]
+        paths.append((".".join(hops), hops[0], kind, schema.tables[last_table].fields[hops[-1]].ref, values))
     for f, fs in spec.fields.items():
         if fs.type not in ("number", "reference"):
             continue
-        have = [r for r in rows if r.get(f) is not None]
+        have = [i for i, r in enumerate(rows) if r.get(f) is not None]
         if len(have) < 3:
             continue
         best: tuple[int, str] | None = None
-        for path, kind, ref, read in paths:
-            first = path.split(".", 1)[0]
+        for path, first, kind, ref, values in paths:
             if first == f or kind != fs.type or (fs.type == "reference" and ref != fs.ref):
                 continue
-            # a record that refers to itself (its own manager) would copy its own field
-            own = spec.fields[first].ref == table
-            same = [r for r in have if not (own and r.get(first) == r["id"]) and values_equal(read(EvalContext(state, table, current=r)), r[f])]
+            same = [rows[i][f] for i in have if values_equal(values[i], rows[i][f])]
             # zeros match by chance (an unpaid amount and an unused allowance): two records at least
             # must copy a value other than zero
-            if len(same) >= min_share * len(have) and sum(1 for r in same if r[f] not in (0, 0.0)) >= 2:
+            if len(same) >= min_share * len(have) and sum(1 for v in same if v not in (0, 0.0)) >= 2:
                 if best is None or len(same) > best[0]:
                     best = (len(same), path)
         if best is not None:
