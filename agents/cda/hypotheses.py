@@ -139,9 +139,11 @@ def value_candidates(
         if all_same and const is not None:
             yield const
     else:
-        if all_same and const is not None and len(targets) == 1 and is_number(targets[0]):
+        if all_same and const is not None and is_number(targets[0]) and (len(targets) == 1 or not float(targets[0]).is_integer()):
             # one number seen once: a value looked up through a reference explains it as well as
-            # the constant, and generalises (a price taken from the catalog item)
+            # the constant, and generalises (a price taken from the catalog item). So does a
+            # fraction seen several times (an hourly rate of 25.72 on two timesheets of one
+            # employee): a business constant is a whole number far more often than data is
             for src, ty, _ in atoms:
                 if src.count(".") >= 2 and ty == "number":
                     yield src
