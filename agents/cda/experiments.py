@@ -14,11 +14,10 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from memkit.rules import Action, EvalContext, Schema, State, compile_expression, parse_expression
+from memkit.rules import Action, Schema, State
 from memkit.rules.schema import is_number
-from memkit.rules.values import values_equal
 
-from agents.cda.hypotheses import paths_from
+from agents.cda.hypotheses import copied_fields
 
 __all__ = ["sweep", "pick_records", "generalise", "bisect_pairs", "raised_fields", "status_fields_of"]
 
@@ -137,51 +136,27 @@ def _record_at_defaults(state: State, table: str, first: dict[str, Any], kind: s
     return (best, at_default) if at_default else None
 
 
-def _copied_fields(state: State, table: str, min_share: float = 0.8) -> dict[str, str]:
-    """Numbers and references of ``table`` whose value equals a field of the same type one or two
-    references away (a line's unit cost is its product's) in at least ``min_share`` of the records
-    that fill them: field -> the path it copies.
+def _filled_at_defaults(state: State, table: str, first: dict[str, Any], field: str) -> dict[str, Any] | None:
+    """The record to clone for an insert without ``field``: ``first`` unless another record that
+    fills ``field`` has more of its choices and flags at their defaults; None where none fills it.
 
-    A rule may fill such a field on insert when it is left empty, and a clone, which carries the
-    value, shows nothing of it: the tests' inserts leave it out.
+    The tests' inserts leave such a field out together with the status, which then takes its
+    default, and a fill rule may hold only there (a claim's approver is set while it is
+    submitted): a clone of an approved claim without its approver shows nothing.
     """
-    schema = state.schema
-    spec = schema.tables[table]
-    rows = state.rows(table)
-    out: dict[str, str] = {}
-    # each path read once per record (None where the record refers to itself through the path's
-    # first reference, its own manager: it would copy its own field); every field compares to these
-    paths: list[tuple[str, str, str, str | None, list[Any]]] = []
-    for src, kind, last_table in paths_from(schema, table, "current", 2):
-        hops = src.split(".")[1:]
-        # through a reference, and not back into this table two references on (a department's
-        # head's department is the department itself: its fields would copy themselves)
-        if (len(hops) < 2 or kind not in ("number", "reference") or spec.fields[hops[0]].type != "reference"
-                or (len(hops) == 3 and last_table == table)):
-            continue
-        read = compile_expression(parse_expression(src), schema, table, None)
-        own = spec.fields[hops[0]].ref == table
-        values = [None if own and r.get(hops[0]) == r["id"] else read(EvalContext(state, table, current=r)) for r in rows]
-        paths.append((".".join(hops), hops[0], kind, schema.tables[last_table].fields[hops[-1]].ref, values))
-    for f, fs in spec.fields.items():
-        if fs.type not in ("number", "reference"):
-            continue
-        have = [i for i, r in enumerate(rows) if r.get(f) is not None]
-        if len(have) < 3:
-            continue
-        best: tuple[int, str] | None = None
-        for path, first, kind, ref, values in paths:
-            if first == f or kind != fs.type or (fs.type == "reference" and ref != fs.ref):
-                continue
-            same = [rows[i][f] for i in have if values_equal(values[i], rows[i][f])]
-            # zeros match by chance (an unpaid amount and an unused allowance): two records at least
-            # must copy a value other than zero
-            if len(same) >= min_share * len(have) and sum(1 for v in same if v not in (0, 0.0)) >= 2:
-                if best is None or len(same) > best[0]:
-                    best = (len(same), path)
-        if best is not None:
-            out[f] = best[1]
-    return out
+    defaults = {**_defaults(state, table, "choice"), **_defaults(state, table, "boolean")}
+
+    def at_defaults(r: dict[str, Any]) -> int:
+        return sum(1 for f, d in defaults.items() if r.get(f) in (None, d))
+
+    filled = [r for r in state.rows(table) if r.get(field) is not None]
+    if not filled:
+        return None
+    best = first if first.get(field) is not None else filled[0]
+    for r in filled:
+        if at_defaults(r) > at_defaults(best):
+            best = r
+    return best
 
 
 def raised_fields(state: State, action: Action) -> tuple[str, ...]:
@@ -290,10 +265,12 @@ def sweep(schema: Schema, state: State, rng: random.Random, *, records_per_table
                 varied = {k: (round(float(v) * 2 + 1, 2) if is_number(v) else v) for k, v in values.items()}
                 add(1, f"insert a varied clone of {table}/{rec['id']}", Action("insert", table, new_id(table) if new_id else f"{table}_probe_v", varied))
             if n == 0 and omit_copies:
-                for f, path in _copied_fields(state, table).items():
-                    if f in values:
+                for f, path in copied_fields(state, table).items():
+                    base = _filled_at_defaults(state, table, rec, f)
+                    if base is not None:
                         add(2, f"insert {table} without {f} (it holds {path})",
-                            Action("insert", table, new_id(table) if new_id else f"{table}_probe_o_{f}", {k: v for k, v in values.items() if k != f}))
+                            Action("insert", table, new_id(table) if new_id else f"{table}_probe_o_{f}",
+                                   {k: v for k, v in base.items() if k not in ("id", f) and v is not None}))
             add(1 if n == 0 else 3, f"delete {table}/{rec['id']}", Action("delete", table, rec["id"]))
             if n == 0:
                 other = _record_with_children_in_other_states(state, table, rec) if children_deletes else None

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from memkit.rules import Schema
+from memkit.rules import EvalContext, Schema, State, compile_expression, parse_expression
 from memkit.rules.ast import literal_source
 from memkit.rules.schema import is_number
 from memkit.rules.values import normalize, round_half_away, values_equal
@@ -26,6 +26,7 @@ __all__ = [
     "comparable_numbers",
     "join_anchors",
     "paths_from",
+    "copied_fields",
     "value_candidates",
     "find_value",
     "Literal",
@@ -61,6 +62,53 @@ def paths_from(schema: Schema, table: str, root: str = "current", hops: int = 2)
             seen.add(item[0])
             uniq.append(item)
     return uniq
+
+
+def copied_fields(state: State, table: str, min_share: float = 0.8) -> dict[str, str]:
+    """Numbers and references of ``table`` whose value equals a field of the same type one or two
+    references away (a line's unit cost is its product's) in at least ``min_share`` of the records
+    that fill them: field -> the path it copies.
+
+    A rule may fill such a field on insert when it is left empty, and a clone, which carries the
+    value, shows nothing of it: the tests' inserts leave it out.
+    """
+    schema = state.schema
+    spec = schema.tables[table]
+    rows = state.rows(table)
+    out: dict[str, str] = {}
+    # each path read once per record (None where the record refers to itself through the path's
+    # first reference, its own manager: it would copy its own field); every field compares to these
+    paths: list[tuple[str, str, str, str | None, list[Any]]] = []
+    for src, kind, last_table in paths_from(schema, table, "current", 2):
+        hops = src.split(".")[1:]
+        # through a reference, and not back into this table two references on (a department's
+        # head's department is the department itself: its fields would copy themselves)
+        if (len(hops) < 2 or kind not in ("number", "reference") or spec.fields[hops[0]].type != "reference"
+                or (len(hops) == 3 and last_table == table)):
+            continue
+        read = compile_expression(parse_expression(src), schema, table, None)
+        own = spec.fields[hops[0]].ref == table
+        values = [None if own and r.get(hops[0]) == r["id"] else read(EvalContext(state, table, current=r)) for r in rows]
+        paths.append((".".join(hops), hops[0], kind, schema.tables[last_table].fields[hops[-1]].ref, values))
+    for f, fs in spec.fields.items():
+        if fs.type not in ("number", "reference"):
+            continue
+        have = [i for i, r in enumerate(rows) if r.get(f) is not None]
+        if len(have) < 3:
+            continue
+        best: tuple[int, str] | None = None
+        for path, first, kind, ref, values in paths:
+            if first == f or kind != fs.type or (fs.type == "reference" and ref != fs.ref):
+                continue
+            same = [rows[i][f] for i in have if values_equal(values[i], rows[i][f])]
+            # zeros match by chance (an unpaid amount and an unused allowance): two records at least
+            # must copy a value other than zero
+            if len(same) >= min_share * len(have) and sum(1 for v in same if v not in (0, 0.0)) >= 2:
+                if best is None or len(same) > best[0]:
+                    best = (len(same), path)
+        if best is not None:
+            out[f] = best[1]
+    return out
 
 
 def _aggregates(schema: Schema, table: str, anchors: list[tuple[str, str]]) -> list[str]:
