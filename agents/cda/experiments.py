@@ -194,10 +194,11 @@ def sweep(schema: Schema, state: State, rng: random.Random, *, records_per_table
     changes choices on a second, dissimilar record and references, numbers
     on a record whose flags are at their defaults when the first one's are not,
     and deletes a record whose children are in states the first one's are not
-    (unless ``children_deletes`` is False), and inserts the first record without
-    each number or reference the table's records mostly hold as a copy of a
-    related record's (unless ``omit_copies`` is False); phase 3 the rest (third records, more
-    numbers, null references, text).
+    (unless ``children_deletes`` is False), and inserts a clone without each
+    number or reference the table's records mostly hold as a copy of a related
+    record's, of the first record or of one with more choices and flags at their
+    defaults (unless ``omit_copies`` is False); phase 3 the rest (third records,
+    more numbers, null references, text).
     """
     by_phase: dict[int, list[tuple[str, Action]]] = {}
 
