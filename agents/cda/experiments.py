@@ -149,14 +149,9 @@ def _filled_at_defaults(state: State, table: str, first: dict[str, Any], field: 
     def at_defaults(r: dict[str, Any]) -> int:
         return sum(1 for f, d in defaults.items() if r.get(f) in (None, d))
 
-    filled = [r for r in state.rows(table) if r.get(field) is not None]
-    if not filled:
-        return None
-    best = first if first.get(field) is not None else filled[0]
-    for r in filled:
-        if at_defaults(r) > at_defaults(best):
-            best = r
-    return best
+    # max keeps the earliest of equals: ``first`` on a tie, else the table's order
+    filled = [r for r in [first, *state.rows(table)] if r.get(field) is not None]
+    return max(filled, key=at_defaults) if filled else None
 
 
 def raised_fields(state: State, action: Action) -> tuple[str, ...]:

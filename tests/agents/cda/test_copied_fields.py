@@ -9,8 +9,8 @@ import random
 from memkit.rules.model import RuleModel
 
 from agents.cda.experiments import sweep
-from agents.cda.hypotheses import copied_fields
 from agents.cda.graph import discover
+from agents.cda.hypotheses import copied_fields
 from evals.worldshift.platform import Platform
 from tests.agents.cda.helpers import hand_made_world, iou_on_tests
 
