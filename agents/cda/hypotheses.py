@@ -195,6 +195,13 @@ def value_candidates(
             for src, ty, _ in atoms:
                 if src.count(".") >= 2 and ty == "number":
                     yield src
+        elif all_same and const is not None and target_type == "string" and isinstance(targets[0], str):
+            # one text on every example, where text that a rule writes is copied far more often
+            # than a fixed text (a payslip's period is its timesheet's week): the record's own
+            # text first, then text a reference or two away, then the constant
+            for src, ty, _ in atoms:
+                if ty == "string":
+                    yield src
         if all_same and const is not None:
             yield const
         for src, _, _ in all_atoms:
