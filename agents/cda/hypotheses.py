@@ -187,22 +187,22 @@ def value_candidates(
         if all_same and const is not None:
             yield const
     else:
-        if all_same and const is not None and is_number(targets[0]) and (len(targets) == 1 or not float(targets[0]).is_integer()):
-            # one number seen once: a value looked up through a reference explains it as well as
-            # the constant, and generalises (a price taken from the catalog item). So does a
-            # fraction seen several times (an hourly rate of 25.72 on two timesheets of one
-            # employee): a business constant is a whole number far more often than data is
-            for src, ty, _ in atoms:
-                if src.count(".") >= 2 and ty == "number":
-                    yield src
-        elif all_same and const is not None and target_type == "string" and isinstance(targets[0], str):
-            # one text on every example, where text that a rule writes is copied far more often
-            # than a fixed text (a payslip's period is its timesheet's week): the record's own
-            # text first, then text a reference or two away, then the constant
-            for src, ty, _ in atoms:
-                if ty == "string":
-                    yield src
         if all_same and const is not None:
+            if is_number(targets[0]) and (len(targets) == 1 or not float(targets[0]).is_integer()):
+                # one number seen once: a value looked up through a reference explains it as well as
+                # the constant, and generalises (a price taken from the catalog item). So does a
+                # fraction seen several times (an hourly rate of 25.72 on two timesheets of one
+                # employee): a business constant is a whole number far more often than data is
+                for src, ty, _ in atoms:
+                    if src.count(".") >= 2 and ty == "number":
+                        yield src
+            elif target_type == "string" and isinstance(targets[0], str):
+                # one text on every example, where text that a rule writes is copied far more often
+                # than a fixed text (a payslip's period is its timesheet's week): the record's own
+                # text first, then text a reference or two away, then the constant
+                for src, ty, _ in atoms:
+                    if ty == "string":
+                        yield src
             yield const
         for src, _, _ in all_atoms:
             yield src
