@@ -628,6 +628,10 @@ class Inducer:
             return None
         cond = learned.rule.get("condition")
         learned.alternatives = [{**learned.rule, "condition": c} for c in self._cond_alts.get(cond, [])] + learned.alternatives
+        if kind == "own":
+            shown = [examples[i].current for i in learned.positives]
+            learned.rule = _null_guarded(self.schema, learned.rule, shown)
+            learned.alternatives = [_null_guarded(self.schema, r, shown) for r in learned.alternatives]
         # map example indexes back to observation indexes of the caller
         index = {id(o): i for i, o in enumerate(observations)}
         learned.positives = [index[id(trig[i])] for i in learned.positives]
@@ -1400,6 +1404,28 @@ def _action_shape(rule: dict[str, Any]) -> list[tuple[str, str, tuple[str, ...]]
     return out
 
 
+def _null_guarded(schema: Schema, rule: dict[str, Any], shown: Sequence[Record]) -> dict[str, Any]:
+    """``rule`` (one own-field set) with ``not is_empty(current.r)`` added to its condition for each
+    reference ``r`` its value reads through that every record it was seen on held.
+
+    The observations say nothing of such a rule on a record without the reference: literally
+    read it would write null there (a service order's parts cost, from a part it has not got).
+    World rules guard their reads instead, so the guard is the likelier reading, and it leaves
+    every observation the rule explains as it was."""
+    action = rule["actions"][0]
+    if "set" not in action:
+        return rule
+    fields = schema.tables[rule["table"]].fields
+    refs = sorted({r for src in action["set"].values() for r in _CURRENT_REF.findall(str(src))
+                   if r in fields and fields[r].type == "reference"})
+    cond = rule.get("condition")
+    guards = [f"not is_empty(current.{r})" for r in refs
+              if all(rec.get(r) not in (None, "") for rec in shown) and (cond is None or f"is_empty(current.{r})" not in cond)]
+    if not guards:
+        return rule
+    return {**rule, "condition": " and ".join(([f"({cond})"] if cond else []) + guards)}
+
+
 def _dnf_source(dnf: Sequence[Sequence[str]]) -> str:
     terms = [" and ".join(t) for t in dnf]
     if len(terms) == 1:
@@ -1419,6 +1445,7 @@ def _best_with_alternatives(found: list[LearnedSlot]) -> LearnedSlot | None:
 
 # a number written as a literal: a before rule's value that reads nothing
 _CONSTANT = re.compile(r"-?\d+(?:\.\d+)?")
+_CURRENT_REF = re.compile(r"\bcurrent\.(\w+)\.")
 # a string literal: a record named by its id
 _QUOTED = re.compile(r"'[^']*'")
 # a path through a reference of the record (current.section.waitlisted), and number literals
