@@ -1416,7 +1416,7 @@ def _null_guarded(schema: Schema, rule: dict[str, Any], shown: Sequence[Record])
     if "set" not in action:
         return rule
     fields = schema.tables[rule["table"]].fields
-    refs = sorted({r for src in action["set"].values() for r in _CURRENT_REF.findall(str(src))
+    refs = sorted({r for src in action["set"].values() for r in _READS_THROUGH.findall(str(src))
                    if r in fields and fields[r].type == "reference"})
     cond = rule.get("condition")
     guards = [f"not is_empty(current.{r})" for r in refs
@@ -1445,11 +1445,11 @@ def _best_with_alternatives(found: list[LearnedSlot]) -> LearnedSlot | None:
 
 # a number written as a literal: a before rule's value that reads nothing
 _CONSTANT = re.compile(r"-?\d+(?:\.\d+)?")
-_CURRENT_REF = re.compile(r"\bcurrent\.(\w+)\.")
 # a string literal: a record named by its id
 _QUOTED = re.compile(r"'[^']*'")
-# a path through a reference of the record (current.section.waitlisted), and number literals
-_READS_THROUGH = re.compile(r"\bcurrent\.\w+\.\w+")
+# a path through a reference of the record (current.section.waitlisted; the group is the
+# reference), and number literals
+_READS_THROUGH = re.compile(r"\bcurrent\.(\w+)\.\w+")
 _NUMBERS = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
 
 
