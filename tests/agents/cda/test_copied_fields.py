@@ -67,3 +67,25 @@ def test_a_fill_rule_that_holds_only_at_the_default_status_is_learned():
     model = RuleModel(world.schema, world.name)
     discover(Platform(world), model, budget=60)
     assert iou_on_tests(model, world) == 1.0, [lr.text for lr in model.active()]
+
+
+def test_later_phases_take_turns_across_tables_with_each_tables_inserts_first():
+    world = hand_made_world("assets-A")
+    later = sweep(world.schema, world.initial_state(), random.Random(0))[2:]
+    for phase in later:
+        tables = list(dict.fromkeys(a.table for _, a in phase))
+        # the first len(tables) writes are one per table, each table's insert where it has one
+        head = phase[:len(tables)]
+        assert sorted(a.table for _, a in head) == sorted(tables)
+        for table in tables:
+            ops = [a.op for _, a in phase if a.table == table]
+            assert ops == sorted(ops, key=lambda op: op != "insert")
+
+
+def test_a_fill_rule_on_a_late_table_is_learned_when_the_budget_ends_inside_the_phase():
+    # the asset table's second-record choice changes fill most of the phase that holds the
+    # claim's insert without its approver; 45 writes end inside that phase
+    world = hand_made_world("assets-A")
+    model = RuleModel(world.schema, world.name)
+    discover(Platform(world), model, budget=45)
+    assert iou_on_tests(model, world) == 1.0, [lr.text for lr in model.active()]
