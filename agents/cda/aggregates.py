@@ -22,7 +22,7 @@ from memkit.rules.schema import is_number
 from memkit.rules.values import round_half_away, values_equal
 
 from agents.cda.contexts import FAIL, Example, eval_on
-from agents.cda.hypotheses import join_anchors
+from agents.cda.hypotheses import join_anchors, paths_from
 
 __all__ = ["aggregate_sources"]
 
@@ -67,6 +67,7 @@ def aggregate_sources(schema: Schema, table: str, cases: Sequence[tuple[Example,
         return
     targets = [float(t) for _, t in cases]
     found = deferred = 0
+    bases = _offset_bases(schema, table, cases, targets, after_rule=after_rule)
     for anchor_src, anchor_table in join_anchors(schema, table):
         keys = [eval_on(anchor_src, schema, ex, after_rule=after_rule) for ex, _ in cases]
         if any(k is FAIL for k in keys):
@@ -103,6 +104,53 @@ def aggregate_sources(schema: Schema, table: str, cases: Sequence[tuple[Example,
                             yield f"round({body}, 2)"
                         if found >= limit and deferred >= limit:
                             return
+                # a number of a related record less a total (a leave balance: the grade's annual
+                # leave less the approved annual leave), after the plain totals
+                for base, base_values in bases:
+                    rest = [b - t for b, t in zip(base_values, targets)]
+                    for weight in [None, *numbers]:
+                        if found >= limit:
+                            return
+                        if not _within_totals(joined, weight, rest):
+                            continue
+                        for src, lookup in _filters(joined, rest, kinds, weight):
+                            if lookup or found >= limit:
+                                continue
+                            filt = f"{where} and {src}" if src else where
+                            body = f"count({t3}, {filt})" if weight is None else f"sum({t3}, {weight}, {filt})"
+                            found += 1
+                            yield f"{base} - {body}"
+                            yield f"round({base} - {body}, 2)"
+
+
+def _offset_bases(schema: Schema, table: str, cases: Sequence[tuple[Example, Any]], targets: list[float], *,
+                  after_rule: bool) -> list[tuple[str, list[float]]]:
+    """The numbers of the rule's record and of records it reaches (two hops) that lie at or above
+    every target and differ from it by amounts that vary: the minuends ``base - total`` may take."""
+    out = []
+    for src, ftype, _ in paths_from(schema, table, "current", 2):
+        if ftype != "number":
+            continue
+        values = [eval_on(src, schema, ex, after_rule=after_rule) for ex, _ in cases]
+        if not all(is_number(v) for v in values):
+            continue
+        rest = [float(v) - t for v, t in zip(values, targets)]
+        # a difference that is one value everywhere is arithmetic (base - 5), not a total
+        if all(r >= 0 for r in rest) and len({round(r, 6) for r in rest}) > 1:
+            out.append((src, [float(v) for v in values]))
+    return out
+
+
+def _within_totals(joined: list[list[dict[str, Any]]], weight: str | None, wanted: list[float]) -> bool:
+    """Whether some filter could give ``wanted``: each at most the total of every joined row, where
+    no row's weight is negative (a filter only drops rows)."""
+    for rows, want in zip(joined, wanted):
+        weights = [1.0 if weight is None else (float(r[weight]) if is_number(r.get(weight)) else 0.0) for r in rows]
+        if any(w < 0 for w in weights):
+            continue
+        if want > sum(weights) + 1e-6:
+            return False
+    return True
 
 
 def _filters(joined: list[list[dict[str, Any]]], targets: list[float], kinds: dict[str, Any],
