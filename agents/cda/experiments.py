@@ -302,20 +302,29 @@ def sweep(schema: Schema, state: State, rng: random.Random, *, records_per_table
                         ch = spec.fields[k].choices or ()
                         cycled[k] = ch[-1 - (j % len(ch))]  # last values first: they are often the special ones
                     add(2 if j == 0 else 3, f"insert {table} with choices #{j}", Action("insert", table, new_id(table) if new_id else f"{table}_probe_c{j}", cycled))
-    # the later phases take turns across tables, each table's inserts first: the budget may run
-    # out inside a phase, and a table late in the schema should not lose its one insert that shows
-    # a fill rule (a claim without its approver) to updates of second records of earlier tables
+    # the budget may run out inside a later phase: there the writes aimed at one kind of rule
+    # come first (numbers on a record at its defaults, inserts without a copied field or at the
+    # defaults), then the variations, and within each the tables take turns, so that a table
+    # late in the schema does not lose its one insert that shows a fill rule (a claim without its
+    # approver) to variations on the first tables
     return [by_phase[p] if p < 2 else _by_turns(by_phase[p]) for p in sorted(by_phase)]
 
 
+_AIMED = re.compile(r" on \w+ \((flags|status [\w,]+) at (their|its) defaults?\)$|^insert \w+ without |^insert \w+ at its defaults ")
+
+
 def _by_turns(planned: list[tuple[str, Action]]) -> list[tuple[str, Action]]:
-    """``planned`` reordered so that each table's k-th write comes before any table's (k+1)-th,
-    with each table's inserts before its other writes."""
-    per_table: dict[str, list[tuple[str, Action]]] = {}
-    for item in sorted(planned, key=lambda it: it[1].op != "insert"):
-        per_table.setdefault(item[1].table, []).append(item)
-    queues = list(per_table.values())
-    return [q[k] for k in range(max(map(len, queues), default=0)) for q in queues if k < len(q)]
+    """``planned`` with the aimed writes first, then the rest, each reordered so that every
+    table's k-th write comes before any table's (k+1)-th."""
+    out: list[tuple[str, Action]] = []
+    for aimed in (True, False):
+        per_table: dict[str, list[tuple[str, Action]]] = {}
+        for item in planned:
+            if bool(_AIMED.search(item[0])) == aimed:
+                per_table.setdefault(item[1].table, []).append(item)
+        queues = list(per_table.values())
+        out += [q[k] for k in range(max(map(len, queues), default=0)) for q in queues if k < len(q)]
+    return out
 
 
 def generalise(action: Action, state: State, rng: random.Random, k: int = 3, new_id=None) -> list[Action]:
