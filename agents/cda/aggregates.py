@@ -68,59 +68,87 @@ def aggregate_sources(schema: Schema, table: str, cases: Sequence[tuple[Example,
     targets = [float(t) for _, t in cases]
     found = deferred = 0
     bases = _offset_bases(schema, table, cases, targets, after_rule=after_rule)
+    for where, t3, joined in _joins(schema, table, cases, after_rule=after_rule):
+        spec3 = schema.tables[t3]
+        kinds = {f: s for f, s in spec3.fields.items() if s.type in ("choice", "boolean")}
+        numbers = [f for f, s in spec3.fields.items() if s.type == "number"]
+        # counts and sums, then ratios of two sums over the same rows (a grade point
+        # average: quality points over credits of the completed courses)
+        measures = [(w, None) for w in [None, *numbers]] + [(a, b) for a in numbers for b in numbers if a != b]
+        for weight, divisor in measures:
+            for src, lookup in _filters(joined, targets, kinds, weight, divisor):
+                if (deferred if lookup else found) >= limit:
+                    continue
+                filt = f"{where} and {src}" if src else where
+                body = f"count({t3}, {filt})" if weight is None else f"sum({t3}, {weight}, {filt})"
+                if divisor is not None:
+                    body = f"{body} / sum({t3}, {divisor}, {filt})"
+                if lookup:
+                    deferred += 1
+                    if lookups is not None:
+                        lookups += [body, f"round({body}, 2)"]
+                else:
+                    found += 1
+                    yield body
+                    yield f"round({body}, 2)"
+                if found >= limit and deferred >= limit:
+                    return
+        # a number of a related record less a total (a leave balance: the grade's annual
+        # leave less the approved annual leave), after the plain totals
+        for base, base_values in bases:
+            rest = [b - t for b, t in zip(base_values, targets)]
+            for weight in [None, *numbers]:
+                if found >= limit:
+                    return
+                if not _within_totals(joined, weight, rest):
+                    continue
+                for src, lookup in _filters(joined, rest, kinds, weight):
+                    if lookup or found >= limit:
+                        continue
+                    filt = f"{where} and {src}" if src else where
+                    body = f"count({t3}, {filt})" if weight is None else f"sum({t3}, {weight}, {filt})"
+                    found += 1
+                    yield f"{base} - {body}"
+                    yield f"round({base} - {body}, 2)"
+
+
+def _joins(schema: Schema, table: str, cases: Sequence[tuple[Example, Any]], *,
+           after_rule: bool) -> Iterator[tuple[str, str, list[list[dict[str, Any]]]]]:
+    """(join text, aggregated table, the rows each case joins) for every way a total can be tied to
+    the rule's record: the rows of any table that reference it or a record it references, then the
+    rows of its own table that share a record two references away (a tenant's charges over all
+    their leases: ``row.lease.tenant == current.lease.tenant``)."""
+    def state_of(ex: Example) -> Any:
+        return ex.after if after_rule else ex.before
+
     for anchor_src, anchor_table in join_anchors(schema, table):
         keys = [eval_on(anchor_src, schema, ex, after_rule=after_rule) for ex, _ in cases]
         if any(k is FAIL for k in keys):
             continue
         for t3, spec3 in schema.tables.items():
-            kinds = {f: s for f, s in spec3.fields.items() if s.type in ("choice", "boolean")}
-            numbers = [f for f, s in spec3.fields.items() if s.type == "number"]
             for rname, rspec in spec3.fields.items():
                 if rspec.type != "reference" or rspec.ref != anchor_table:
                     continue
-                joined = []
-                for (ex, _), key in zip(cases, keys):
-                    state = ex.after if after_rule else ex.before
-                    joined.append([r for r in state.tables.get(t3, {}).values() if key is not None and values_equal(r.get(rname), key)])
-                where = f"row.{rname} == {anchor_src}"
-                # counts and sums, then ratios of two sums over the same rows (a grade point
-                # average: quality points over credits of the completed courses)
-                measures = [(w, None) for w in [None, *numbers]] + [(a, b) for a in numbers for b in numbers if a != b]
-                for weight, divisor in measures:
-                    for src, lookup in _filters(joined, targets, kinds, weight, divisor):
-                        if (deferred if lookup else found) >= limit:
-                            continue
-                        filt = f"{where} and {src}" if src else where
-                        body = f"count({t3}, {filt})" if weight is None else f"sum({t3}, {weight}, {filt})"
-                        if divisor is not None:
-                            body = f"{body} / sum({t3}, {divisor}, {filt})"
-                        if lookup:
-                            deferred += 1
-                            if lookups is not None:
-                                lookups += [body, f"round({body}, 2)"]
-                        else:
-                            found += 1
-                            yield body
-                            yield f"round({body}, 2)"
-                        if found >= limit and deferred >= limit:
-                            return
-                # a number of a related record less a total (a leave balance: the grade's annual
-                # leave less the approved annual leave), after the plain totals
-                for base, base_values in bases:
-                    rest = [b - t for b, t in zip(base_values, targets)]
-                    for weight in [None, *numbers]:
-                        if found >= limit:
-                            return
-                        if not _within_totals(joined, weight, rest):
-                            continue
-                        for src, lookup in _filters(joined, rest, kinds, weight):
-                            if lookup or found >= limit:
-                                continue
-                            filt = f"{where} and {src}" if src else where
-                            body = f"count({t3}, {filt})" if weight is None else f"sum({t3}, {weight}, {filt})"
-                            found += 1
-                            yield f"{base} - {body}"
-                            yield f"round({base} - {body}, 2)"
+                joined = [[r for r in state_of(ex).tables.get(t3, {}).values() if key is not None and values_equal(r.get(rname), key)]
+                          for (ex, _), key in zip(cases, keys)]
+                yield f"row.{rname} == {anchor_src}", t3, joined
+    for r1, s1 in schema.tables[table].fields.items():
+        if s1.type != "reference" or not s1.ref:
+            continue
+        for r2, s2 in schema.tables[s1.ref].fields.items():
+            if s2.type != "reference" or not s2.ref:
+                continue
+            path = f"current.{r1}.{r2}"
+            keys = [eval_on(path, schema, ex, after_rule=after_rule) for ex, _ in cases]
+            if any(k is FAIL for k in keys) or all(k is None for k in keys):
+                continue
+            joined = []
+            for (ex, _), key in zip(cases, keys):
+                state = state_of(ex)
+                parents = state.tables.get(s1.ref, {})
+                joined.append([r for r in state.tables.get(table, {}).values()
+                               if key is not None and values_equal((parents.get(r.get(r1)) or {}).get(r2), key)])
+            yield f"row.{r1}.{r2} == {path}", table, joined
 
 
 def _offset_bases(schema: Schema, table: str, cases: Sequence[tuple[Example, Any]], targets: list[float], *,
