@@ -108,6 +108,8 @@ class Inducer:
         # numbers of the repaired slot's table that the model's other before rules compute from
         # other fields (a net amount from the loss): set per repair, read by _condition
         self._computed: frozenset[str] = frozenset()
+        # (field, the record's fields its expression reads) for each number in _computed
+        self._computed_reads: frozenset[tuple[str, frozenset[str]]] = frozenset()
         # fields of the slot's table that other before rules compute from the slot's own field
         self._readers: frozenset[str] = frozenset()
         # the model's before rules on inserts into a repaired create slot's table: set per repair,
@@ -195,9 +197,11 @@ class Inducer:
         # (a cascade through another record's rule), so no second rule is learned for them
         learn_obs, explained = self._unexplained(model, slot, obs, existing)
         self._computed = self._computed_numbers(model, slot[1], existing)
+        self._computed_reads = frozenset((g, frozenset(f for f in self.schema.tables[slot[1]].fields if _reads_any(str(src), {f})))
+                                         for g, src in _before_sets(model, slot[1], existing) if g in self._computed)
         self._readers = self._fields_reading(model, slot[1], slot[3], existing) if slot[0] == "own" else frozenset()
         self._insert_fill = InsertFill.of(model, slot[3]) if slot[0] == "create" else None
-        key = (slot, sum(1 for o in obs if o.action.table == slot[1]), explained, self._computed, self._readers,
+        key = (slot, sum(1 for o in obs if o.action.table == slot[1]), explained, self._computed, self._computed_reads, self._readers,
                self._insert_fill.key if self._insert_fill else ())
         if key not in self.memo:
             self.memo[key] = self.learn_slot_split(slot, learn_obs)
@@ -659,21 +663,25 @@ class Inducer:
             # they read as they ended (a rule may read what an earlier rule derived)
             moved = {i: self._derived_fields(slot[1], target, [examples[i]]) for i in pos}
             # a number the model's other before rules compute (the net amount from the loss) is
-            # an input this rule may read as it ended (severity from the net amount), not a co-effect
-            moved = {i: m - self._computed for i, m in moved.items()}
+            # an input this rule may read as it ended (severity from the net amount), not a co-effect;
+            # unless it is computed from this rule's target or another field these writes moved (an
+            # outstanding amount recomputed from the late fee the rule sets): that one changed
+            # because the rule fired, and a condition on it predicts nothing
+            inputs = self._computed - self._downstream_of({target} | (set().union(*moved.values()) - self._computed))
+            moved = {i: m - inputs for i, m in moved.items()}
             derived = set().union(*moved.values())
             co_effects = sorted(g for g in derived if all(g in examples[i].obs.action.values or g in moved[i] for i in pos))
             if co_effects:
                 unset = [functools.reduce(lambda ex, g: ex.masking(self.schema, g), co_effects, ex) for ex in examples]
-                chosen = self._condition_on(slot, unset, pos, neg, after_rule=after_rule, derived=derived)
+                chosen = self._condition_on(slot, unset, pos, neg, after_rule=after_rule, derived=derived, computed=inputs)
                 if chosen is not False:
                     return chosen
-            chosen = self._condition_on(slot, examples, pos, neg, after_rule=after_rule, derived=derived)
+            chosen = self._condition_on(slot, examples, pos, neg, after_rule=after_rule, derived=derived, computed=inputs)
             if chosen is False:
                 # a field the write set that a later write of its cascade overwrote (a balance the
                 # write raised, recomputed once a scholarship the same write suspended came back
                 # to the student): the rule read it as written, before the cascade returned
-                chosen = self._condition_as_written(slot, examples, pos, neg, after_rule=after_rule, derived=derived)
+                chosen = self._condition_as_written(slot, examples, pos, neg, after_rule=after_rule, derived=derived, computed=inputs)
             return chosen
         chosen = self._condition_on(slot, examples, pos, neg, after_rule=after_rule, derived=set())
         if chosen is False:
@@ -688,13 +696,25 @@ class Inducer:
         return chosen
 
     def _condition_as_written(self, slot: Slot, examples: list[Example], pos: list[int], neg: list[int], *, after_rule: bool,
-                              derived: set[str], only: set[str] | None = None) -> str | None | bool:
+                              derived: set[str], only: set[str] | None = None, computed: frozenset[str] | None = None) -> str | None | bool:
         """``_condition_on`` with the fields each write set, and that ended with another value, read
         as written (of those, only the fields in ``only`` where given); False where no example has one."""
         as_written = [self._as_written(ex, only) for ex in examples]
         if all(a is b for a, b in zip(as_written, examples)):
             return False
-        return self._condition_on(slot, as_written, pos, neg, after_rule=after_rule, derived=derived)
+        return self._condition_on(slot, as_written, pos, neg, after_rule=after_rule, derived=derived, computed=computed)
+
+    def _downstream_of(self, fields: set[str]) -> frozenset[str]:
+        """The numbers in ``_computed`` computed from ``fields``, directly or through one another."""
+        reached: set[str] = set()
+        grew = True
+        while grew:
+            grew = False
+            for g, reads in self._computed_reads:
+                if g not in reached and reads & (fields | reached):
+                    reached.add(g)
+                    grew = True
+        return frozenset(reached)
 
     def _moved_fields(self, ex: Example) -> set[str]:
         """The fields ``ex``'s write set that ended with another value."""
@@ -711,8 +731,10 @@ class Inducer:
         return functools.reduce(lambda e, g: e.masking(self.schema, g), moved, ex)
 
     def _condition_on(self, slot: Slot, examples: list[Example], pos: list[int], neg: list[int], *, after_rule: bool,
-                      derived: set[str]) -> str | None | bool:
-        """``_condition`` on one view of the examples; literals reading ``derived`` fields cost more."""
+                      derived: set[str], computed: frozenset[str] | None = None) -> str | None | bool:
+        """``_condition`` on one view of the examples; literals reading ``derived`` fields cost more, and
+        a change of a number in ``computed`` (default: every number the model's before rules compute)
+        leads a term as a written field's does."""
         table, event = slot[1], slot[2]
         ex_idx = pos + neg
         written: set[str] = set()
@@ -726,7 +748,7 @@ class Inducer:
         # a rule on a number the model computes from the written ones (severity on the net amount,
         # derived from the loss) fires on a change of that number, which a direct write of it makes too
         lits = condition_literals(self.schema, table, event, written, values_of, lambda s: values_of(s, pos), target,
-                                  computed=self._computed)
+                                  computed=self._computed if computed is None else computed)
         if derived:
             # a field another before rule set in these very writes may be what the rule reads (a
             # total derived first), or a coincidence of the same writes: such literals cost more
@@ -1536,12 +1558,19 @@ def order_before_rules(model: RuleModel, may_edit: Callable[[str], bool], note: 
             continue
         sets = {lr.id: {f for a in lr.rule["actions"] for f in a.get("set", {})} for lr in rules}
         reads = {lr.id: _fields_read(lr.rule) for lr in rules}
+        conditions = {lr.id: lr.rule.get("condition") for lr in rules}
         depth: dict[str, int] = {}
+
+        def shares_guard(x: str, y: str) -> bool:
+            # two rules learned on one condition that reads a field x sets (a late fee and the late
+            # status, both while the charge is open): both read it as written, so x runs after y
+            return x != y and conditions[x] is not None and conditions[x] == conditions[y] and bool(sets[x] & reads[y] & reads[x])
 
         def level(rid: str, seen: frozenset[str] = frozenset()) -> int:
             if rid in depth:
                 return depth[rid]
-            deps = [o for o in sets if o != rid and o not in seen and sets[o] & (reads[rid] - sets[rid])]
+            deps = [o for o in sets if o != rid and o not in seen
+                    and (sets[o] & (reads[rid] - sets[rid]) and not shares_guard(o, rid) or shares_guard(rid, o))]
             depth[rid] = 1 + max((level(o, seen | {rid}) for o in deps), default=0)
             return depth[rid]
 
