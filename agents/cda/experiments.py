@@ -310,21 +310,26 @@ def sweep(schema: Schema, state: State, rng: random.Random, *, records_per_table
     return [by_phase[p] if p < 2 else _by_turns(by_phase[p]) for p in sorted(by_phase)]
 
 
-_AIMED = re.compile(r" on \w+ \((flags|status [\w,]+) at (their|its) defaults?\)$|^insert \w+ without |^insert \w+ at its defaults ")
+_AIMED_NUMBER = re.compile(r" on \w+ \((flags|status [\w,]+) at (their|its) defaults?\)$")
+_AIMED_INSERT = re.compile(r"^insert \w+ (without |at its defaults |with references only$)")
 
 
 def _by_turns(planned: list[tuple[str, Action]]) -> list[tuple[str, Action]]:
     """``planned`` with the aimed writes first, then the rest, each reordered so that every
-    table's k-th write comes before any table's (k+1)-th."""
-    out: list[tuple[str, Action]] = []
-    for aimed in (True, False):
-        per_table: dict[str, list[tuple[str, Action]]] = {}
-        for item in planned:
-            if bool(_AIMED.search(item[0])) == aimed:
-                per_table.setdefault(item[1].table, []).append(item)
-        queues = list(per_table.values())
-        out += [q[k] for k in range(max(map(len, queues), default=0)) for q in queues if k < len(q)]
-    return out
+    table's k-th write comes before any table's (k+1)-th; a table's aimed inserts (fill rules)
+    alternate with its aimed numbers (thresholds), inserts first."""
+    def turns(queues: list[list[tuple[str, Action]]]) -> list[tuple[str, Action]]:
+        return [q[k] for k in range(max(map(len, queues), default=0)) for q in queues if k < len(q)]
+
+    tables = list(dict.fromkeys(a.table for _, a in planned))
+    aimed = []
+    for table in tables:
+        inserts = [it for it in planned if it[1].table == table and _AIMED_INSERT.search(it[0])]
+        numbers = [it for it in planned if it[1].table == table and _AIMED_NUMBER.search(it[0])]
+        aimed.append(turns([inserts, numbers]))
+    rest = [[it for it in planned if it[1].table == table and not (_AIMED_INSERT.search(it[0]) or _AIMED_NUMBER.search(it[0]))]
+            for table in tables]
+    return turns([q for q in aimed if q]) + turns([q for q in rest if q])
 
 
 def generalise(action: Action, state: State, rng: random.Random, k: int = 3, new_id=None) -> list[Action]:
