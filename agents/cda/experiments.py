@@ -303,15 +303,16 @@ def sweep(schema: Schema, state: State, rng: random.Random, *, records_per_table
                         cycled[k] = ch[-1 - (j % len(ch))]  # last values first: they are often the special ones
                     add(2 if j == 0 else 3, f"insert {table} with choices #{j}", Action("insert", table, new_id(table) if new_id else f"{table}_probe_c{j}", cycled))
     # the budget may run out inside a later phase: there the writes aimed at one kind of rule
-    # come first (numbers on a record at its defaults, inserts without a copied field or at the
-    # defaults), then the variations, and within each the tables take turns, so that a table
-    # late in the schema does not lose its one insert that shows a fill rule (a claim without its
-    # approver) to variations on the first tables
+    # come first (numbers on a record at its defaults; inserts that leave fields to the fill rules:
+    # without a copied field, at the defaults, with references only, under another parent), then
+    # the variations, and within each the tables take turns, so that a table late in the schema
+    # does not lose its one insert that shows a fill rule (a claim without its approver) to
+    # variations on the first tables
     return [by_phase[p] if p < 2 else _by_turns(by_phase[p]) for p in sorted(by_phase)]
 
 
 _AIMED_NUMBER = re.compile(r" on \w+ \((flags|status [\w,]+) at (their|its) defaults?\)$")
-_AIMED_INSERT = re.compile(r"^insert \w+ (without |at its defaults |with references only$)")
+_AIMED_INSERT = re.compile(r"^insert \w+ (without |at its defaults |with references only$|under \w+ \w+$)")
 
 
 def _by_turns(planned: list[tuple[str, Action]]) -> list[tuple[str, Action]]:
