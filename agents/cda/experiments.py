@@ -193,8 +193,10 @@ def sweep(schema: Schema, state: State, rng: random.Random, *, records_per_table
     number or reference the table's records mostly hold as a copy of a related
     record's, of the first record or of one with more choices and flags at their
     defaults (unless ``omit_copies`` is False); phase 3 the rest (third records,
-    more numbers, null references, text). Within phases 2 and 3 the tables take
-    turns, each with its inserts first.
+    more numbers, null references, text). Within phases 2 and 3 the writes aimed
+    at one kind of rule (numbers on a record at its defaults, inserts that leave
+    fields to fill rules) come first, then the variations, the tables taking
+    turns within each.
     """
     by_phase: dict[int, list[tuple[str, Action]]] = {}
 
