@@ -79,10 +79,9 @@ def aggregate_sources(schema: Schema, table: str, cases: Sequence[tuple[Example,
             for src, lookup in _filters(joined, targets, kinds, weight, divisor):
                 if (deferred if lookup else found) >= limit:
                     continue
-                filt = f"{where} and {src}" if src else where
-                body = f"count({t3}, {filt})" if weight is None else f"sum({t3}, {weight}, {filt})"
+                body = _total(t3, where, src, weight)
                 if divisor is not None:
-                    body = f"{body} / sum({t3}, {divisor}, {filt})"
+                    body = f"{body} / {_total(t3, where, src, divisor)}"
                 if lookup:
                     deferred += 1
                     if lookups is not None:
@@ -105,11 +104,16 @@ def aggregate_sources(schema: Schema, table: str, cases: Sequence[tuple[Example,
                 for src, lookup in _filters(joined, rest, kinds, weight):
                     if lookup or found >= limit:
                         continue
-                    filt = f"{where} and {src}" if src else where
-                    body = f"count({t3}, {filt})" if weight is None else f"sum({t3}, {weight}, {filt})"
+                    body = _total(t3, where, src, weight)
                     found += 1
                     yield f"{base} - {body}"
                     yield f"round({base} - {body}, 2)"
+
+
+def _total(t3: str, where: str, filt: str, weight: str | None) -> str:
+    """``count`` (no ``weight``) or ``sum`` over ``t3``'s rows joined by ``where`` and kept by ``filt``."""
+    rows = f"{where} and {filt}" if filt else where
+    return f"count({t3}, {rows})" if weight is None else f"sum({t3}, {weight}, {rows})"
 
 
 def _joins(schema: Schema, table: str, cases: Sequence[tuple[Example, Any]], *,

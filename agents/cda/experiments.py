@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from memkit.rules import Action, Schema, State
@@ -116,6 +116,11 @@ def _defaults(state: State, table: str, kind: str) -> dict[str, Any]:
     return out
 
 
+def _choice_and_flag_defaults(state: State, table: str) -> dict[str, Any]:
+    """The default of every choice (that has one) and every flag of ``table``."""
+    return {**_defaults(state, table, "choice"), **_defaults(state, table, "boolean")}
+
+
 def _record_at_defaults(state: State, table: str, first: dict[str, Any], kind: str) -> tuple[dict[str, Any], list[str]] | None:
     """A record whose fields of ``kind`` are at their defaults where ``first``'s are not, and those
     fields; or None.
@@ -144,7 +149,7 @@ def _filled_at_defaults(state: State, table: str, first: dict[str, Any], field: 
     default, and a fill rule may hold only there (a claim's approver is set while it is
     submitted): a clone of an approved claim without its approver shows nothing.
     """
-    defaults = {**_defaults(state, table, "choice"), **_defaults(state, table, "boolean")}
+    defaults = _choice_and_flag_defaults(state, table)
 
     def at_defaults(r: dict[str, Any]) -> int:
         return sum(1 for f, d in defaults.items() if r.get(f) in (None, d))
@@ -268,7 +273,7 @@ def sweep(schema: Schema, state: State, rng: random.Random, *, records_per_table
                 # the default and above a threshold (an annual leave request, pending, for more days
                 # than the balance): a clone with its choices and flags left to their defaults and
                 # every number large
-                defaulted = {**_defaults(state, table, "choice"), **_defaults(state, table, "boolean")}
+                defaulted = _choice_and_flag_defaults(state, table)
                 if any(values.get(f) not in (None, d) for f, d in defaulted.items()):
                     big = {k: v for k, v in values.items() if k not in defaulted}
                     big.update({f: v for f, v in numeric_big.items() if f in values})
@@ -321,18 +326,16 @@ def _by_turns(planned: list[tuple[str, Action]]) -> list[tuple[str, Action]]:
     """``planned`` with the aimed writes first, then the rest, each reordered so that every
     table's k-th write comes before any table's (k+1)-th; a table's aimed inserts (fill rules)
     alternate with its aimed numbers (thresholds), inserts first."""
-    def turns(queues: list[list[tuple[str, Action]]]) -> list[tuple[str, Action]]:
+    def turns(queues: Iterable[list[tuple[str, Action]]]) -> list[tuple[str, Action]]:
+        queues = [q for q in queues if q]
         return [q[k] for k in range(max(map(len, queues), default=0)) for q in queues if k < len(q)]
 
-    tables = list(dict.fromkeys(a.table for _, a in planned))
-    aimed = []
-    for table in tables:
-        inserts = [it for it in planned if it[1].table == table and _AIMED_INSERT.search(it[0])]
-        numbers = [it for it in planned if it[1].table == table and _AIMED_NUMBER.search(it[0])]
-        aimed.append(turns([inserts, numbers]))
-    rest = [[it for it in planned if it[1].table == table and not (_AIMED_INSERT.search(it[0]) or _AIMED_NUMBER.search(it[0]))]
-            for table in tables]
-    return turns([q for q in aimed if q]) + turns([q for q in rest if q])
+    # per table: its aimed inserts, its aimed numbers, the rest (kind 0, 1, 2), in planned order
+    by_table: dict[str, tuple[list[tuple[str, Action]], ...]] = {}
+    for item in planned:
+        kind = 0 if _AIMED_INSERT.search(item[0]) else 1 if _AIMED_NUMBER.search(item[0]) else 2
+        by_table.setdefault(item[1].table, ([], [], []))[kind].append(item)
+    return turns(turns(kinds[:2]) for kinds in by_table.values()) + turns(kinds[2] for kinds in by_table.values())
 
 
 def generalise(action: Action, state: State, rng: random.Random, k: int = 3, new_id=None) -> list[Action]:

@@ -106,9 +106,8 @@ class Inducer:
         # _best_cover is outside the enumeration, so the rule for its cover must be told of it
         self._value_hints: list[str] = []
         # numbers of the repaired slot's table that the model's other before rules compute from
-        # other fields (a net amount from the loss): set per repair, read by _condition
-        self._computed: frozenset[str] = frozenset()
-        # (field, the record's fields its expression reads) for each number in _computed
+        # other fields (a net amount from the loss), each with the record's fields its expression
+        # reads: set per repair, read by _condition
         self._computed_reads: frozenset[tuple[str, frozenset[str]]] = frozenset()
         # fields of the slot's table that other before rules compute from the slot's own field
         self._readers: frozenset[str] = frozenset()
@@ -163,12 +162,19 @@ class Inducer:
             self._repair_slot(model, slot, obs, world, result)
         return result
 
-    def _computed_numbers(self, model: RuleModel, table: str, exclude: Sequence[str]) -> frozenset[str]:
+    def _computed_numbers(self, model: RuleModel, table: str, exclude: Sequence[str]) -> frozenset[tuple[str, frozenset[str]]]:
         """Numbers of ``table`` that active before rules other than ``exclude`` compute from an
-        expression (not a constant): inputs a later rule may threshold, not its own co-effects."""
+        expression (not a constant), each with the record's fields that expression reads: inputs
+        a later rule may threshold, not its own co-effects."""
         fields = self.schema.tables[table].fields
-        return frozenset(f for f, src in _before_sets(model, table, exclude)
+        return frozenset((f, frozenset(g for g in fields if _reads_any(str(src), {g})))
+                         for f, src in _before_sets(model, table, exclude)
                          if f in fields and fields[f].type == "number" and re.search(r"[A-Za-z_]\w*\.", str(src)))
+
+    @property
+    def _computed(self) -> frozenset[str]:
+        """The numbers of ``_computed_reads``."""
+        return frozenset(f for f, _ in self._computed_reads)
 
     @staticmethod
     def _fields_reading(model: RuleModel, table: str, f: str, exclude: Sequence[str]) -> frozenset[str]:
@@ -196,12 +202,10 @@ class Inducer:
         # what is left to explain: the slot's effects the model's other rules do not already give
         # (a cascade through another record's rule), so no second rule is learned for them
         learn_obs, explained = self._unexplained(model, slot, obs, existing)
-        self._computed = self._computed_numbers(model, slot[1], existing)
-        self._computed_reads = frozenset((g, frozenset(f for f in self.schema.tables[slot[1]].fields if _reads_any(str(src), {f})))
-                                         for g, src in _before_sets(model, slot[1], existing) if g in self._computed)
+        self._computed_reads = self._computed_numbers(model, slot[1], existing)
         self._readers = self._fields_reading(model, slot[1], slot[3], existing) if slot[0] == "own" else frozenset()
         self._insert_fill = InsertFill.of(model, slot[3]) if slot[0] == "create" else None
-        key = (slot, sum(1 for o in obs if o.action.table == slot[1]), explained, self._computed, self._computed_reads, self._readers,
+        key = (slot, sum(1 for o in obs if o.action.table == slot[1]), explained, self._computed_reads, self._readers,
                self._insert_fill.key if self._insert_fill else ())
         if key not in self.memo:
             self.memo[key] = self.learn_slot_split(slot, learn_obs)

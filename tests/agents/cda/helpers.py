@@ -10,12 +10,13 @@ from memkit.rules.predict import effects_of_tests
 from memkit.rules.state import State
 from memkit.rules.world import World
 
+from agents.cda.graph import discover
 from agents.cda.hypotheses import value_candidates
 from agents.cda.induction import Inducer
 from agents.cda.session import Observation
 from evals.worldshift.platform import Platform
 
-__all__ = ["induced", "observe_writes", "hand_made_world", "state_after", "iou_on_tests", "candidates_from"]
+__all__ = ["induced", "discovered", "observe_writes", "hand_made_world", "state_after", "iou_on_tests", "candidates_from"]
 
 _WORLDS = Path(__file__).parent / "worlds"
 
@@ -42,6 +43,13 @@ def induced(world: World, actions: list[Action]) -> RuleModel:
     """A fresh model with what induction makes of these writes on the world's initial records."""
     model = RuleModel(world.schema, world.name)
     Inducer(world.schema).run(model, observe_writes(Platform(world), actions), world.name)
+    return model
+
+
+def discovered(world: World, budget: int) -> RuleModel:
+    """A fresh model after the discovery agent has spent ``budget`` writes on the world."""
+    model = RuleModel(world.schema, world.name)
+    discover(Platform(world), model, budget=budget)
     return model
 
 

@@ -6,13 +6,9 @@ from __future__ import annotations
 
 import random
 
-from memkit.rules.model import RuleModel
-
 from agents.cda.experiments import sweep
-from agents.cda.graph import discover
 from agents.cda.hypotheses import copied_fields
-from evals.worldshift.platform import Platform
-from tests.agents.cda.helpers import hand_made_world, iou_on_tests
+from tests.agents.cda.helpers import discovered, hand_made_world, iou_on_tests
 
 
 def test_the_sweep_inserts_a_line_without_the_price_it_copies_from_its_product():
@@ -33,8 +29,7 @@ def test_a_field_that_copies_nothing_is_not_left_out():
 
 def test_a_line_inserted_without_a_price_or_a_warehouse_is_predicted_to_take_its_products():
     world = hand_made_world("till-A")
-    model = RuleModel(world.schema, world.name)
-    discover(Platform(world), model, budget=60)
+    model = discovered(world, 60)
     assert iou_on_tests(model, world) == 1.0, [lr.text for lr in model.active()]
 
 
@@ -64,8 +59,7 @@ def test_the_insert_without_a_copied_field_clones_a_record_whose_status_is_at_it
 
 def test_a_fill_rule_that_holds_only_at_the_default_status_is_learned():
     world = hand_made_world("approvals-A")
-    model = RuleModel(world.schema, world.name)
-    discover(Platform(world), model, budget=60)
+    model = discovered(world, 60)
     assert iou_on_tests(model, world) == 1.0, [lr.text for lr in model.active()]
 
 
@@ -90,6 +84,5 @@ def test_a_fill_rule_on_a_late_table_is_learned_when_the_budget_ends_inside_the_
     # the asset table's second-record choice changes fill most of the phase that holds the
     # claim's insert without its approver; 45 writes end inside that phase
     world = hand_made_world("assets-A")
-    model = RuleModel(world.schema, world.name)
-    discover(Platform(world), model, budget=45)
+    model = discovered(world, 45)
     assert iou_on_tests(model, world) == 1.0, [lr.text for lr in model.active()]

@@ -7,12 +7,8 @@ from __future__ import annotations
 
 import random
 
-from memkit.rules.model import RuleModel
-
 from agents.cda.experiments import sweep
-from agents.cda.graph import discover
-from evals.worldshift.platform import Platform
-from tests.agents.cda.helpers import hand_made_world, iou_on_tests
+from tests.agents.cda.helpers import discovered, hand_made_world, iou_on_tests
 
 
 def test_the_sweep_inserts_a_clone_at_its_defaults_with_large_numbers():
@@ -34,6 +30,5 @@ def test_no_such_insert_where_the_clone_is_at_its_defaults_already():
 
 def test_a_rejection_on_insert_at_the_default_status_is_learned():
     world = hand_made_world("requests-A")
-    model = RuleModel(world.schema, world.name)
-    discover(Platform(world), model, budget=60)
+    model = discovered(world, 60)
     assert iou_on_tests(model, world) == 1.0, [lr.text for lr in model.active()]

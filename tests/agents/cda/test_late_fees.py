@@ -6,22 +6,11 @@ written, so the one that sets it runs last."""
 
 from __future__ import annotations
 
-from memkit.rules.model import RuleModel
-
-from agents.cda.graph import discover
-from evals.worldshift.platform import Platform
-from tests.agents.cda.helpers import hand_made_world, iou_on_tests
-
-
-def _discovered(budget: int) -> RuleModel:
-    world = hand_made_world("latefees-A")
-    model = RuleModel(world.schema, world.name)
-    discover(Platform(world), model, budget=budget)
-    return model
+from tests.agents.cda.helpers import discovered, hand_made_world, iou_on_tests
 
 
 def test_the_late_fee_does_not_wait_for_the_outstanding_amount_it_changes():
-    model = _discovered(60)
+    model = discovered(hand_made_world("latefees-A"), 60)
     conditions = [lr.rule.get("condition") or "" for lr in model.active()]
     assert not any("changed(outstanding)" in c for c in conditions), conditions
 
@@ -29,5 +18,5 @@ def test_the_late_fee_does_not_wait_for_the_outstanding_amount_it_changes():
 def test_late_charges_are_predicted_whatever_the_order_the_rules_were_learned_in():
     world = hand_made_world("latefees-A")
     for budget in (30, 60):
-        model = _discovered(budget)
+        model = discovered(world, budget)
         assert iou_on_tests(model, world) == 1.0, [lr.text for lr in model.active()]

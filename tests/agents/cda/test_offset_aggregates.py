@@ -5,11 +5,8 @@ are, and predicts the balance of an employee the writes never touched."""
 from __future__ import annotations
 
 from memkit.rules import Action
-from memkit.rules.model import RuleModel
 
-from agents.cda.graph import discover
-from evals.worldshift.platform import Platform
-from tests.agents.cda.helpers import hand_made_world, induced, iou_on_tests, state_after
+from tests.agents.cda.helpers import discovered, hand_made_world, induced, iou_on_tests, state_after
 
 
 def test_a_leave_balance_is_learned_as_the_grades_leave_less_a_sum():
@@ -26,6 +23,5 @@ def test_a_leave_balance_is_learned_as_the_grades_leave_less_a_sum():
 
 def test_the_balance_rule_is_discovered_and_predicts_every_test():
     world = hand_made_world("allowance-A")
-    model = RuleModel(world.schema, world.name)
-    discover(Platform(world), model, budget=40)
+    model = discovered(world, 40)
     assert iou_on_tests(model, world) == 1.0, [lr.text for lr in model.active()]
