@@ -315,7 +315,9 @@ class Inducer:
                 return split
             partial = self.learn_slot(slot, observations, partial=True)
             return [partial] if partial is not None else self._split_by_reference(slot, observations)
-        remaining = {i for i, _, _ in self._shown(slot, observations)}
+        # an own field the write itself set and a rule overrode shows in the record, not the effects
+        own_finals = self._own_finals(slot, observations) if slot[0] == "own" else {}
+        remaining = set(own_finals) if slot[0] == "own" else {i for i, _, _ in self._shown(slot, observations)}
         out: list[LearnedSlot] = []
         for _ in range(4):
             if len(remaining) < 2:
@@ -338,7 +340,10 @@ class Inducer:
             groups: dict[Any, set[int]] = {}
             for i in remaining:
                 o = observations[i]
-                values = {repr(normalize(e[4])) for e in effects_in_slot(slot, o.action, o.effects)}
+                if slot[0] == "own":
+                    values = {repr(normalize(own_finals[i]))}
+                else:
+                    values = {repr(normalize(e[4])) for e in effects_in_slot(slot, o.action, o.effects)}
                 if len(values) != 1:
                     return out
                 groups.setdefault(values.pop(), set()).add(i)
@@ -440,6 +445,36 @@ class Inducer:
             if len(out) >= limit:
                 break
         return out
+
+    def _own_finals(self, slot: Slot, observations: Sequence[Observation]) -> dict[int, Any]:
+        """For an own slot: index -> final value of the slot's field, for every write on the slot's
+        trigger whose record ended with another value than the write left there. The snapshot shows
+        an override even of a field the write itself set (an issued bill written with days overdue
+        that ends overdue), which the side effects leave out."""
+        table, f = slot[1], slot[3]
+        out: dict[int, Any] = {}
+        for i, o in enumerate(observations):
+            if o.action.table != table or o.action.op != slot[2] or o.after is None:
+                continue
+            final = o.after.get(table, o.action.id)
+            if final is None or values_equal(final.get(f), self._example(o).written(self.schema).get(f)):
+                continue
+            if f in o.action.values and self._created_child(o):
+                # a record the write's cascade created for this one (a customs hold for the box) may
+                # have set the written field back through its own rule: a before rule learned from
+                # such a write is a shortcut of that cascade
+                continue
+            out[i] = final.get(f)
+        return out
+
+    def _created_child(self, o: Observation) -> bool:
+        """Whether the write's rules created a record that refers to the written record."""
+        a = o.action
+        for t2, spec in self.schema.tables.items():
+            refs = [g for g, fs in spec.fields.items() if fs.type == "reference" and fs.ref == a.table]
+            if refs and any(o.after.get(t2, rid).get(g) == a.id for rid in o.created_ids(t2) for g in refs):  # type: ignore[union-attr]
+                return True
+        return False
 
     @staticmethod
     def _shown(slot: Slot, observations: Sequence[Observation]) -> Iterator[tuple[int, Observation, list[Effect]]]:
@@ -611,11 +646,8 @@ class Inducer:
         examples = [self._example(o) for o in trig]
         index0 = {id(o): i for i, o in enumerate(observations)}
         if kind == "own":
-            # the snapshot shows an override even of a field the write itself set (effects hide those)
-            def shows(o: Observation, ex: Example) -> bool:
-                final = o.after.get(table, o.action.id)  # type: ignore[union-attr]
-                return final is not None and not values_equal(final.get(slot[3]), ex.written(self.schema).get(slot[3]))
-            pos = [i for i, o in enumerate(trig) if shows(o, examples[i]) and (only is None or index0[id(o)] in only)]
+            shown = self._own_finals(slot, trig)
+            pos = [i for i, o in enumerate(trig) if i in shown and (only is None or index0[id(o)] in only)]
         else:
             pos = [i for i, o in enumerate(trig) if effects_in_slot(slot, o.action, o.effects) and (only is None or index0[id(o)] in only)]
         if not pos:
@@ -1540,8 +1572,11 @@ def normalize_value(v: Any) -> Any:
 
 
 def _fields_read(rule: dict[str, Any]) -> set[str]:
+    """The fields of its own record a rule's condition and set values read (``changes_to(status, ...)``
+    reads the status another before rule may set first, as ``current.status`` does)."""
     text = " ".join([rule.get("condition", "") or ""] + [str(v) for a in rule["actions"] for v in a.get("set", {}).values()])
-    return set(re.findall(r"current\.([A-Za-z_]\w*)", text)) | set(re.findall(r"changed\(([A-Za-z_]\w*)\)", text))
+    return (set(re.findall(r"current\.([A-Za-z_]\w*)", text)) | set(re.findall(r"changed\(([A-Za-z_]\w*)\)", text))
+            | set(re.findall(r"changes_(?:to|from)\(\s*([A-Za-z_]\w*)\s*,", text)))
 
 
 def order_before_rules(model: RuleModel, may_edit: Callable[[str], bool], note: Callable[[str], None]) -> int:
