@@ -315,9 +315,15 @@ class Inducer:
                 return split
             partial = self.learn_slot(slot, observations, partial=True)
             return [partial] if partial is not None else self._split_by_reference(slot, observations)
-        # an own field the write itself set and a rule overrode shows in the record, not the effects
-        own_finals = self._own_finals(slot, observations) if slot[0] == "own" else {}
-        remaining = set(own_finals) if slot[0] == "own" else {i for i, _, _ in self._shown(slot, observations)}
+        shown = {i for i, _, _ in self._shown(slot, observations)}
+        own_finals: dict[int, Any] = {}
+        if slot[0] == "own":
+            # a choice or flag the write itself set and a rule overrode shows in the record, not the
+            # effects; a number so overridden is left to the first rule's cover (one rule per value
+            # it was overridden with would be constants under accidental conditions)
+            numeric = self._slot_field_type(slot) == "number"
+            own_finals = {i: v for i, v in self._own_finals(slot, observations).items() if not numeric or i in shown}
+        remaining = set(own_finals) if slot[0] == "own" else shown
         out: list[LearnedSlot] = []
         for _ in range(4):
             if len(remaining) < 2:
