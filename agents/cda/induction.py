@@ -1530,9 +1530,13 @@ def _reads_any(src: str, fields: set[str]) -> bool:
     return bool(fields) and any(re.search(rf"\bcurrent\.{re.escape(g)}\b(?!\.)", src) for g in fields)
 
 
+# the field a change function reads: changed(f), changes_to(f, v), changes_from(f, v)
+_CHANGE_OF = re.compile(r"\bchange(?:d|s_to|s_from)\(\s*([A-Za-z_]\w*)\b")
+
+
 def _literal_reads(src: str, fields: set[str]) -> bool:
     """True when a condition literal reads the written record's ``current`` value or change of a field in ``fields``."""
-    return _reads_any(src, fields) or any(re.search(rf"\bchange(?:d|s_to)\({re.escape(g)}\b", src) for g in fields)
+    return _reads_any(src, fields) or any(g in fields for g in _CHANGE_OF.findall(src))
 
 
 def _pair_by_likeness(learned: Sequence[dict[str, Any]], existing: Sequence[dict[str, Any]]) -> list[int | None]:
@@ -1581,8 +1585,7 @@ def _fields_read(rule: dict[str, Any]) -> set[str]:
     """The fields of its own record a rule's condition and set values read (``changes_to(status, ...)``
     reads the status another before rule may set first, as ``current.status`` does)."""
     text = " ".join([rule.get("condition", "") or ""] + [str(v) for a in rule["actions"] for v in a.get("set", {}).values()])
-    return (set(re.findall(r"current\.([A-Za-z_]\w*)", text)) | set(re.findall(r"changed\(([A-Za-z_]\w*)\)", text))
-            | set(re.findall(r"changes_(?:to|from)\(\s*([A-Za-z_]\w*)\s*,", text)))
+    return set(re.findall(r"current\.([A-Za-z_]\w*)", text)) | set(_CHANGE_OF.findall(text))
 
 
 def order_before_rules(model: RuleModel, may_edit: Callable[[str], bool], note: Callable[[str], None]) -> int:
