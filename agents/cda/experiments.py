@@ -16,6 +16,7 @@ from typing import Any
 
 from memkit.rules import Action, Schema, State
 from memkit.rules.schema import is_number
+from memkit.rules.values import values_equal
 
 from agents.cda.hypotheses import copied_fields
 
@@ -72,6 +73,21 @@ def pick_records(state: State, table: str, k: int, rng: random.Random) -> list[d
         best = max((r for r in rows if r not in chosen), key=distance)
         chosen.append(best)
     return chosen
+
+
+def _record_away_from(state: State, table: str, field: str, value: Any) -> dict[str, Any] | None:
+    """A record of ``table`` whose ``field`` holds another value than ``value``: one at the field's
+    default where there is one (a draft lease is the one made active), else one at the commonest
+    other value; None where every record holds ``value``."""
+    others = [r for r in state.rows(table) if r.get(field) is not None and not values_equal(r.get(field), value)]
+    if not others:
+        return None
+    spec = state.schema.tables[table].fields[field]
+    counts: dict[Any, int] = {}
+    for r in others:
+        counts[r[field]] = counts.get(r[field], 0) + 1
+    # max keeps the earliest of equals: the table's order
+    return max(others, key=lambda r: (spec.has_default and r[field] == spec.default, counts[r[field]]))
 
 
 def _parent_of_another_kind(state: State, table: str, current: Any) -> str | None:
@@ -228,6 +244,13 @@ def sweep(schema: Schema, state: State, rng: random.Random, *, records_per_table
                                 # the same change on a record whose numbers are all large: conditions that
                                 # also need a threshold to hold show up here
                                 add(2, f"{table}.{fname} -> {choice} with large numbers", Action("update", table, rid, {fname: choice, **numeric_big}))
+                    origin = _record_away_from(state, table, fname, cur) if n == 0 and cur is not None else None
+                    if origin is not None:
+                        # every write starts from the initial records, so the first record's own value is
+                        # never a target above: the change into the state most records are in (a lease
+                        # made active, a unit occupied) shows only on a record in another one
+                        add(0, f"{table}.{fname} -> {cur} on {origin['id']} (from {origin[fname]})",
+                            Action("update", table, origin["id"], {fname: cur}))
                 elif fspec.type == "boolean" and n <= 1:
                     add(1 if n == 0 else 2, f"{table}.{fname} flipped", Action("update", table, rid, {fname: not bool(cur)}))
                 elif fspec.type == "number":

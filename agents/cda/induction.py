@@ -228,13 +228,14 @@ class Inducer:
             return
         editable = [rid for rid in existing if self.may_edit(rid)]
         targets = _pair_by_likeness([learned.rule for learned in learned_all], [model.get(rid).rule for rid in editable])
+        together = self._improves_together(model, [ls.rule for ls in learned_all], targets, editable, slot, obs)
         for learned, k in zip(learned_all, targets):
             ev = [_evidence(obs[i], world, True) for i in dict.fromkeys(learned.positives[:2] + learned.positives[-3:])]
             ev += [_evidence(obs[i], world, False, "rule would have changed something") for i in learned.negatives[-3:]]
             rule = learned.rule
             if k is not None:
                 target = editable[k]
-                if _same_rule(model.get(target).rule, rule) or not self._improves(model, target, rule, slot, obs):
+                if _same_rule(model.get(target).rule, rule) or not (together or self._improves(model, target, rule, slot, obs)):
                     self.alternatives[target] = learned.alternatives
                     continue  # the rule it would replace explains this world's data as well: keep it
                 if not set(model.get(target).rule["events"]) - {slot[2]}:
@@ -475,12 +476,18 @@ class Inducer:
 
     def _created_child(self, o: Observation) -> bool:
         """Whether the write's rules created a record that refers to the written record."""
+        return any(self._child_of_written(o, t2, rid) for t2 in self.schema.tables for rid in o.created_ids(t2))
+
+    def _changed_child(self, o: Observation) -> bool:
+        """Whether the write's rules changed a record that refers to the written record."""
+        return any(e[0] == "set" and self._child_of_written(o, e[1], e[2]) for e in o.effects)
+
+    def _child_of_written(self, o: Observation, t2: str, rid: Any) -> bool:
+        """Whether record ``rid`` of ``t2``, as the write left it, refers to the written record."""
         a = o.action
-        for t2, spec in self.schema.tables.items():
-            refs = [g for g, fs in spec.fields.items() if fs.type == "reference" and fs.ref == a.table]
-            if refs and any(o.after.get(t2, rid).get(g) == a.id for rid in o.created_ids(t2) for g in refs):  # type: ignore[union-attr]
-                return True
-        return False
+        rec = o.after.get(t2, rid) if o.after is not None else None
+        return rec is not None and any(rec.get(g) == a.id for g, fs in self.schema.tables[t2].fields.items()
+                                       if fs.type == "reference" and fs.ref == a.table)
 
     @staticmethod
     def _shown(slot: Slot, observations: Sequence[Observation]) -> Iterator[tuple[int, Observation, list[Effect]]]:
@@ -583,6 +590,37 @@ class Inducer:
             return False
         current = model.active_rules()
         revised = [new_rule if r.id == target else r for r in current]
+        return self._slot_mismatches(revised, slot, obs) < self._slot_mismatches(current, slot, obs)
+
+    def _improves_together(self, model: RuleModel, learned: Sequence[dict[str, Any]], targets: Sequence[int | None],
+                           editable: Sequence[str], slot: Slot, obs: Sequence[Observation]) -> bool:
+        """True when the slot's learned rules, as a set, explain it strictly better than its rules now.
+
+        Two wrong rules can share a slot's cases between them (an accidental expression that is 0
+        on cancelled lines, a constant for one delivered line): replacing either alone by its right
+        counterpart loses the cases the other covered, and ``_improves`` keeps both wrong ones.
+        Only rules that act on the slot's event alone are swapped here (the others are narrowed
+        one by one, as before).
+        """
+        if len(learned) < 2 or not any(k is not None for k in targets):
+            return False
+        current = model.active_rules()
+        replaced: dict[str, Rule] = {}
+        added: list[Rule] = []
+        try:
+            for n, (rule, k) in enumerate(zip(learned, targets)):
+                if k is None:
+                    added.append(parse_rule({**rule, "id": f"_together{n}"}, self.schema))
+                    continue
+                target = editable[k]
+                if set(model.get(target).rule["events"]) - {slot[2]}:
+                    return False
+                replaced[target] = parse_rule({**_with_order_of(model.get(target).rule, rule), "id": target}, self.schema)
+        except MemkitError:
+            return False
+        assigned = {editable[k] for k in targets if k is not None}
+        dropped = {rid for rid in editable if rid not in assigned and not set(model.get(rid).rule["events"]) - {slot[2]}}
+        revised = [replaced.get(r.id, r) for r in current if r.id not in dropped] + added
         return self._slot_mismatches(revised, slot, obs) < self._slot_mismatches(current, slot, obs)
 
     def _needed_on_other_events(self, model: RuleModel, rid: str, slot: Slot, obs: Sequence[Observation]) -> bool:
@@ -912,7 +950,13 @@ class Inducer:
             if final is None:
                 continue
             written = ex.written(self.schema)
-            out |= {g for g in self.schema.tables[table].fields if g != f and not values_equal(final.get(g), written.get(g))}
+            # a written field back at its value before the write, where the write changed records that
+            # refer to this one (a request total written large, summed again from the lines its
+            # fulfilment delivered), was put back by their cascade after the write: the rule read it
+            # as written, and it is no other rule's co-effect
+            put_back = self._changed_child(ex.obs)
+            out |= {g for g in self.schema.tables[table].fields if g != f and not values_equal(final.get(g), written.get(g))
+                    and not (put_back and g in ex.obs.action.values and values_equal(final.get(g), ex.previous.get(g)))}
         return out
 
     def _own_value(self, slot: Slot, f: str, ftype: str, examples: list[Example], pos: list[int],
