@@ -406,7 +406,9 @@ class SystematicPolicy:
         f = b["field"]
         lo, hi = float(b["neg"].values[f]), float(b["pos"].values[f])
         a, z = min(lo, hi), max(lo, hi)
-        unit = 1.0 if a.is_integer() and z.is_integer() else 0.01
+        # whole ends on a field the records hold fractions in (a GPA of 3.41 bisected from 0 to 47)
+        # still have a boundary between them (gpa < 2: 1.99 is below it), so the unit is a cent there
+        unit = 1.0 if a.is_integer() and z.is_integer() and _whole_column(getattr(session, "platform_initial", None), b["pos"].table, f) else 0.01
         # once a probe past an end was made, the boundary is wanted to the unit, not finer
         if z - a <= 0.01 or b.get("edges") and z - a <= unit:
             return None
@@ -657,6 +659,12 @@ def _written_where_derived(observations: Sequence[Observation], table: str, fnam
             continue
         return {k: v for k, v in {**before, **a.values}.items() if k not in ("id", fname) and v is not None}
     return None
+
+
+def _whole_column(state: Any, table: str, fname: str) -> bool:
+    """Whether every number ``table``'s records hold in ``fname`` is whole (True without any, or
+    without the records)."""
+    return state is None or all(float(r[fname]).is_integer() for r in state.rows(table) if is_number(r.get(fname)))
 
 
 def _overridden(obs: Observation) -> list[str]:
