@@ -1347,11 +1347,17 @@ class Inducer:
 
     def _first_mergeable(self, model: RuleModel, obs: Sequence[Observation], world: str) -> tuple[str, str, dict[str, Any]] | None:
         own = [lr for lr in model.active() if self.may_edit(lr.id) and lr.origin_world == world]
+        # an inherited rule this world's writes took an event off (a GPA threshold raised, seen on
+        # updates) is the rest of a rule learned here: it may be absorbed too (the inserts keep
+        # the old threshold otherwise), though never absorb one, on this world's few writes
+        narrowed = {h.rule_id for h in model.history if h.op == "revise" and h.world == world and h.before and h.after
+                    and set(h.after.get("events", [])) < set(h.before.get("events", []))}
+        absorbable = own + [lr for lr in model.active() if lr.id in narrowed and self.may_edit(lr.id) and lr.origin_world != world]
         current = model.active_rules()
         # what the model as it stands gets wrong, per (table, events): the same for every pair tried
         baseline: dict[tuple[str, tuple[str, ...]], list[float]] = {}
         for a in own:
-            for b in own:
+            for b in absorbable:
                 ra, rb = a.rule, b.rule
                 if (a.id == b.id or ra["table"] != rb["table"] or ra.get("when") != rb.get("when")
                         or set(ra["events"]) & set(rb["events"]) or _action_shape(ra) != _action_shape(rb)):
