@@ -16,7 +16,7 @@ from memkit.errors import WriteError
 from memkit.rules import Action
 from memkit.rules.model import Evidence, RuleModel
 
-from agents.cda.induction import Inducer, induce_until_stable
+from agents.cda.induction import Inducer, induce_until_stable, keep_threshold_boundaries
 from agents.cda.policy import SystematicPolicy
 from agents.cda.predictions import predictions_of
 from agents.cda.session import DiscoveryPolicy, DiscoveryReport, DiscoverySession, Observation
@@ -159,6 +159,8 @@ def final_audit(session: DiscoverySession) -> None:
     inducer = Inducer(session.platform.schema(), predictions=predictions_of(session),
                       literal_values=session.scratch.setdefault("literal_values", {}))
     induce_until_stable(inducer, session.model, session.observations, session.world, session.note, passes=2, label="audit ")
+    for rid in keep_threshold_boundaries(session.model, session.observations, session.world, inducer.may_edit):
+        session.note(f"audit kept {rid}'s nearest writes to its threshold as evidence")
 
 
 def _sync_definitions(session: DiscoverySession) -> None:

@@ -48,7 +48,7 @@ from agents.cda.predictions import PredictionCache
 from agents.cda.session import Observation
 from agents.cda.slots import Slot, effects_in_slot, slot_of_rule, slots_of_effects
 
-__all__ = ["Inducer", "InductionResult", "InsertFill", "LearnedSlot", "induce_until_stable"]
+__all__ = ["Inducer", "InductionResult", "InsertFill", "LearnedSlot", "induce_until_stable", "keep_threshold_boundaries"]
 
 
 @dataclass
@@ -1729,6 +1729,48 @@ def induce_until_stable(
             note(f"{label}retired {rid} (redundant)")
         total += len(pruned)
     return total
+
+
+_THRESHOLD = re.compile(r"current\.(\w+) [<>]=? (-?[\d.]+)")
+
+
+def keep_threshold_boundaries(model: RuleModel, observations: Sequence[Observation], world: str,
+                              may_edit: Callable[[str], bool] = lambda rid: True) -> list[str]:
+    """Give each threshold rule, as evidence, this world's bisection probes nearest its threshold on
+    either side (the last write that fired it and the last that did not); the ids of the rules given any.
+
+    A rule's evidence is what the next world's audit replays, and it is set when the rule is
+    learned, before the bisection has found the boundary: a threshold that moves a little (a fraud
+    score of 70 lowered to 60) then shows in no replay, and is never bisected again. The probes
+    nearest the boundary show a move either way (60, which did not fire, fires now).
+    """
+    given: list[str] = []
+    for lr in model.active():
+        condition = lr.rule.get("condition") or ""
+        if not may_edit(lr.id) or not _THRESHOLD.search(condition):
+            continue
+        try:
+            slots = set(slot_of_rule(parse_rule(lr.rule, model.schema)))
+        except MemkitError:
+            continue
+        known = [e.action for e in lr.evidence]
+        added = False
+        for fname, bound in _THRESHOLD.findall(condition):
+            probes = [o for o in observations if not o.rolled_back and o.purpose.startswith("bisect")
+                      and o.action.table == lr.rule["table"] and o.action.op in lr.rule["events"]
+                      and is_number(o.action.values.get(fname))]
+            for fired in (True, False):
+                side = [o for o in probes if bool(slots & set(slots_of_effects(o.action, o.effects))) == fired]
+                if not side:
+                    continue
+                nearest = min(side, key=lambda o: abs(float(o.action.values[fname]) - float(bound)))
+                if nearest.action.to_dict() not in known:
+                    model.add_evidence(lr.id, _evidence(nearest, world, fired, "" if fired else "the nearest write to the threshold that did not fire"))
+                    known.append(nearest.action.to_dict())
+                    added = True
+        if added:
+            given.append(lr.id)
+    return given
 
 
 @dataclass(frozen=True)
