@@ -1737,7 +1737,8 @@ _THRESHOLD = re.compile(r"current\.(\w+) [<>]=? (-?[\d.]+)")
 def keep_threshold_boundaries(model: RuleModel, observations: Sequence[Observation], world: str,
                               may_edit: Callable[[str], bool] = lambda rid: True) -> list[str]:
     """Give each threshold rule, as evidence, this world's bisection probes nearest its threshold on
-    either side (the last write that fired it and the last that did not); the ids of the rules given any.
+    either side (of the writes that fired it and of those that did not, the one nearest the threshold);
+    the ids of the rules given any.
 
     A rule's evidence is what the next world's audit replays, and it is set when the rule is
     learned, before the bisection has found the boundary: a threshold that moves a little (a fraud
