@@ -238,10 +238,10 @@ class Inducer:
                 if _same_rule(model.get(target).rule, rule) or not (together or self._improves(model, target, rule, slot, obs)):
                     self.alternatives[target] = learned.alternatives
                     continue  # the rule it would replace explains this world's data as well: keep it
-                if not set(model.get(target).rule["events"]) - {slot[2]}:
+                if not _acts_beyond(model.get(target).rule, slot[2]):
                     self.alternatives[target] = learned.alternatives
                     try:
-                        model.revise(target, {**_with_order_of(model.get(target).rule, rule), "id": target},
+                        model.revise(target, _replacing(model, target, rule),
                                      reason=f"observations in {world} contradict it ({_slot_text(slot)})", evidence=ev)
                         result.revised.append(target)
                     except MemkitError:
@@ -256,7 +256,7 @@ class Inducer:
                 self.alternatives[added] = learned.alternatives
         assigned = set(targets)
         for extra in (rid for k, rid in enumerate(editable) if k not in assigned):
-            if set(model.get(extra).rule["events"]) - {slot[2]}:
+            if _acts_beyond(model.get(extra).rule, slot[2]):
                 self._narrow(model, extra, slot, world, result)
                 continue
             model.retire(extra, reason=f"superseded for {_slot_text(slot)} by rules learned in {world}")
@@ -585,7 +585,7 @@ class Inducer:
     def _improves(self, model: RuleModel, target: str, rule: dict[str, Any], slot: Slot, obs: Sequence[Observation]) -> bool:
         """True when replacing ``target`` by ``rule`` explains this slot on these observations strictly better."""
         try:
-            new_rule = parse_rule({**_with_order_of(model.get(target).rule, rule), "id": target}, self.schema)
+            new_rule = parse_rule(_replacing(model, target, rule), self.schema)
         except MemkitError:
             return False
         current = model.active_rules()
@@ -613,13 +613,13 @@ class Inducer:
                     added.append(parse_rule({**rule, "id": f"_together{n}"}, self.schema))
                     continue
                 target = editable[k]
-                if set(model.get(target).rule["events"]) - {slot[2]}:
+                if _acts_beyond(model.get(target).rule, slot[2]):
                     return False
-                replaced[target] = parse_rule({**_with_order_of(model.get(target).rule, rule), "id": target}, self.schema)
+                replaced[target] = parse_rule(_replacing(model, target, rule), self.schema)
         except MemkitError:
             return False
         assigned = {editable[k] for k in targets if k is not None}
-        dropped = {rid for rid in editable if rid not in assigned and not set(model.get(rid).rule["events"]) - {slot[2]}}
+        dropped = {rid for rid in editable if rid not in assigned and not _acts_beyond(model.get(rid).rule, slot[2])}
         revised = [replaced.get(r.id, r) for r in current if r.id not in dropped] + added
         return self._slot_mismatches(revised, slot, obs) < self._slot_mismatches(current, slot, obs)
 
@@ -1486,13 +1486,20 @@ def _most_described(state: State, table: str, ids: Sequence[str], shown: set[tup
     return max(ids, key=lambda rid: sum((f, value_key(v)) in shown for f, v in state.get(table, rid).items()))
 
 
-def _with_order_of(old: dict[str, Any], rule: dict[str, Any]) -> dict[str, Any]:
-    """``rule`` (learned, at the default order) with the order ``old`` was given to run after the
-    rules that set what it reads: a revision that dropped it would read a derived number as the
-    write left it (the net amount before the net rule ran) and be judged, and predict, on that."""
+def _replacing(model: RuleModel, target: str, rule: dict[str, Any]) -> dict[str, Any]:
+    """``rule`` (learned, at the default order) as the revision of ``target``: with its id, and with
+    the order ``target`` was given to run after the rules that set what it reads: a revision that
+    dropped it would read a derived number as the write left it (the net amount before the net
+    rule ran) and be judged, and predict, on that."""
+    old = model.get(target).rule
     if "order" in old and "order" not in rule:
-        return {**rule, "order": old["order"]}
-    return rule
+        return {**rule, "order": old["order"], "id": target}
+    return {**rule, "id": target}
+
+
+def _acts_beyond(rule: dict[str, Any], event: str) -> bool:
+    """Whether ``rule`` also fires on events other than ``event``."""
+    return bool(set(rule["events"]) - {event})
 
 
 def _lands_on(slot: Slot) -> tuple[str, str]:
