@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -83,9 +84,7 @@ def _record_away_from(state: State, table: str, field: str, value: Any) -> dict[
     if not others:
         return None
     spec = state.schema.tables[table].fields[field]
-    counts: dict[Any, int] = {}
-    for r in others:
-        counts[r[field]] = counts.get(r[field], 0) + 1
+    counts = Counter(r[field] for r in others)
     # max keeps the earliest of equals: the table's order
     return max(others, key=lambda r: (spec.has_default and r[field] == spec.default, counts[r[field]]))
 

@@ -408,7 +408,7 @@ class SystematicPolicy:
         a, z = min(lo, hi), max(lo, hi)
         # whole ends on a field the records hold fractions in (a GPA of 3.41 bisected from 0 to 47)
         # still have a boundary between them (gpa < 2: 1.99 is below it), so the unit is a cent there
-        unit = 1.0 if a.is_integer() and z.is_integer() and _whole_column(getattr(session, "platform_initial", None), b["pos"].table, f) else 0.01
+        unit = 1.0 if a.is_integer() and z.is_integer() and _whole_column(session.platform_initial, b["pos"].table, f) else 0.01
         # once a probe past an end was made, the boundary is wanted to the unit, not finer
         if z - a <= 0.01 or b.get("edges") and z - a <= unit:
             return None

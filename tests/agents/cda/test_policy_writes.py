@@ -42,7 +42,7 @@ def test_one_observation_narrows_every_bisection_waiting_for_that_write(shop):
     slot_a, slot_b = ("create", "order", "update", "approval"), ("upd", "order", "update", "customer", "open_orders")
     bisections = [{"neg": neg, "pos": pos, "field": "total", "steps": 1, "slot": slot,
                    "pending": Action("update", "order", order["id"], dict(probe))} for slot in (slot_a, slot_b)]
-    session = SimpleNamespace(scratch={"bisections": bisections})
+    session = SimpleNamespace(scratch={"bisections": bisections}, platform_initial=None)
     effects = [("create", "approval", "order", order["id"])]
     obs = Observation(action=Action("update", "order", order["id"], dict(probe)), before=state, effects=effects)
     SystematicPolicy().observe_bisection(session, obs)  # type: ignore[arg-type]
@@ -63,7 +63,7 @@ def test_a_bisection_stops_once_a_rule_overwrites_the_number_it_writes(shop):
         probe = Action("update", "order", order["id"], {"total": 150})
         b = {"neg": Action("update", "order", order["id"], {"total": 10}), "pos": Action("update", "order", order["id"], {"total": 500}),
              "field": "total", "steps": 1, "slot": slot, "pending": probe}
-        session = SimpleNamespace(scratch={"bisections": [b]})
+        session = SimpleNamespace(scratch={"bisections": [b]}, platform_initial=None)
         after = state.copy()
         after.put("order", {**order, "total": final_total})
         policy.observe_bisection(session, Observation(action=probe, before=state, effects=[], after=after))  # type: ignore[arg-type]
@@ -118,7 +118,7 @@ def _bisect(fires, neg_total: float, pos_total: float) -> tuple[float, float, in
     slot = ("create", "order", "update", "approval")
     b = {"neg": Action("update", "order", "O1", {"total": neg_total}), "pos": Action("update", "order", "O1", {"total": pos_total}),
          "field": "total", "steps": 0, "slot": slot}
-    session = SimpleNamespace(scratch={"bisections": [b]})
+    session = SimpleNamespace(scratch={"bisections": [b]}, platform_initial=None)
     policy, writes = SystematicPolicy(), 0
     while (probe := policy._bisect_step(session, b)) is not None:  # type: ignore[arg-type]
         writes += 1
