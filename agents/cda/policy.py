@@ -25,7 +25,7 @@ from agents.cda.hypotheses import nice_between, significant_digits
 from agents.cda.induction import Inducer, InsertFill, induce_until_stable
 from agents.cda.predictions import predictions_of
 from agents.cda.session import DiscoverySession, Observation
-from agents.cda.slots import slot_of_rule, slots_of_effects
+from agents.cda.slots import Slot, effects_in_slot, slot_of_rule, slots_of_effects
 
 __all__ = ["SystematicPolicy"]
 
@@ -352,18 +352,31 @@ class SystematicPolicy:
         for h in session.model.history:
             if h.op == "revise" and h.world == session.world and h.before:
                 earlier.setdefault(h.rule_id, []).append(h.before.get("condition", "") or "")
+        # where rules set one field of the written record to different values (a loan overdue from
+        # 1 day, lost from 30), a write that shows the field set to the other value is a negative
+        # for each: their bisections look at the value, not at the field alone
+        rule_slots: dict[str, list[Slot]] = {}
+        constants: dict[Slot, set[str]] = {}
         for lr in session.model.active():
+            try:
+                rule_slots[lr.id] = slot_of_rule(parse_rule(lr.rule, session.platform.schema()))
+            except MemkitError:
+                continue
+            if (value := _set_constant(lr.rule)) is not None:
+                for slot in rule_slots[lr.id]:
+                    constants.setdefault(slot, set()).add(value)
+        for lr in session.model.active():
+            value = _set_constant(lr.rule)
             for condition in [lr.rule.get("condition", "") or "", *earlier.get(lr.id, [])]:
                 if not re.search(r"[<>]=? -?\d", condition):
                     continue
-                try:
-                    for slot in slot_of_rule(parse_rule(lr.rule, session.platform.schema())):
-                        threshold_slots.setdefault(slot, set()).update(re.findall(r"current\.(\w+) [<>]=? -?\d", condition))
-                except MemkitError:
-                    continue
+                for slot in rule_slots.get(lr.id, []):
+                    if slot[0] == "own" and value is not None and len(constants.get(slot, ())) > 1:
+                        slot = (*slot, "=", value)
+                    threshold_slots.setdefault(slot, set()).update(re.findall(r"current\.(\w+) [<>]=? -?\d", condition))
         for slot in sorted(threshold_slots):
             # positive: the write shows this slot's effect; negative: it does not
-            labelled = [(o.action, slot in slots_of_effects(o.action, o.effects)) for o in session.observations
+            labelled = [(o.action, _shows(slot, o)) for o in session.observations
                         if not o.rolled_back and o.action.table == slot[1] and o.action.op == slot[2]]
             pairs = [(*p, False) for p in bisect_pairs(labelled, state)]
             pairs += [(*p, True) for p in _cross_record_pairs(labelled, state, threshold_slots[slot])]
@@ -612,9 +625,25 @@ def _event_candidates(session: DiscoverySession, table: str, event: str, limit: 
     return _candidates(seen_updates, session.platform_initial, session, limit)
 
 
+def _set_constant(rule: dict[str, Any]) -> str | None:
+    """The quoted constant a rule of one ``set`` action sets its one field to, or None."""
+    sets = [act["set"] for act in rule.get("actions", []) if isinstance(act.get("set"), dict)]
+    if len(rule.get("actions", [])) != 1 or len(sets) != 1 or len(sets[0]) != 1:
+        return None
+    m = re.fullmatch(r"'([^']*)'", str(next(iter(sets[0].values()))).strip())
+    return m.group(1) if m else None
+
+
+def _shows(slot: Slot, obs: Observation) -> bool:
+    """Whether the observed write shows an effect in ``slot`` (with its value, for a valued slot)."""
+    if len(slot) >= 2 and slot[-2] == "=":
+        return any(values_equal(e[-1], slot[-1]) for e in effects_in_slot(slot[:-2], obs.action, obs.effects))
+    return slot in slots_of_effects(obs.action, obs.effects)
+
+
 def _narrow(b: dict[str, Any], obs: Observation) -> None:
     """Move a bisection's positive or negative end to the write ``obs`` observed."""
-    positive = b["slot"] in slots_of_effects(obs.action, obs.effects)
+    positive = _shows(b["slot"], obs)
     if b.pop("verify", False) and positive:
         # the positive's record shows the effect at the negative's number too: the field is not
         # what told the two records apart, and there is no boundary to find
