@@ -21,7 +21,7 @@ from memkit.rules.values import values_equal
 
 from agents.cda.hypotheses import copied_fields
 
-__all__ = ["sweep", "pick_records", "generalise", "bisect_pairs", "raised_fields", "status_fields_of"]
+__all__ = ["sweep", "pick_records", "generalise", "bisect_pairs", "raised_fields", "status_fields_of", "is_aimed_number_write"]
 
 
 def _children(state: State, table: str) -> Iterator[tuple[str, str, str, dict[str, Any]]]:
@@ -280,6 +280,7 @@ def sweep(schema: Schema, state: State, rng: random.Random, *, records_per_table
             rec = plain[0]
             for fname, big in numeric_big.items():
                 # both ends: a flag raised at one and not at the other is a threshold to bisect
+                # (on a record already at 0 the policy writes 1 where the large value shows a rule)
                 for v in (big, 0.0):
                     if rec.get(fname) != v:
                         add(2, f"{table}.{fname} = {v} on {rec['id']} ({label})", Action("update", table, rec["id"], {fname: v}))
@@ -342,6 +343,12 @@ def sweep(schema: Schema, state: State, rng: random.Random, *, records_per_table
 
 _AIMED_NUMBER = re.compile(r" on \w+ \((flags|status [\w,]+) at (their|its) defaults?\)$")
 _AIMED_INSERT = re.compile(r"^insert \w+ (without |at its defaults |with references only$|under \w+ \w+$)")
+
+
+def is_aimed_number_write(purpose: str) -> bool:
+    """Whether a sweep write's purpose is a number written on a record at its defaults (its flags,
+    or its status where the table has no flags)."""
+    return bool(_AIMED_NUMBER.search(purpose))
 
 
 def _by_turns(planned: list[tuple[str, Action]]) -> list[tuple[str, Action]]:

@@ -20,7 +20,7 @@ from memkit.rules import Action, Engine, Rule, Schema, effect_key, parse_rule, s
 from memkit.rules.schema import TableSpec, is_number
 from memkit.rules.values import value_key, values_equal
 
-from agents.cda.experiments import bisect_pairs, generalise, raised_fields, status_fields_of, sweep
+from agents.cda.experiments import bisect_pairs, generalise, is_aimed_number_write, raised_fields, status_fields_of, sweep
 from agents.cda.hypotheses import nice_between, significant_digits
 from agents.cda.induction import Inducer, InsertFill, induce_until_stable
 from agents.cda.predictions import predictions_of
@@ -64,6 +64,10 @@ class SystematicPolicy:
         batch: list[tuple[str, Action]] = []
         for _ in range(_REFILLS):  # a refill of only repeated writes moves on to the next phase
             self._refill(session, s)
+            if s["phase"] in ("sweep", "followup"):
+                # a low end costs one write and is tried at once: the follow-ups wait for the
+                # phase's queue, and a large world's budget may end inside it
+                s["queue"][:0] = self._low_ends(session)
             while s["queue"] and len(batch) < self.batch:
                 item = s["queue"].pop(0)
                 key = _write_key(item[1])
@@ -552,6 +556,33 @@ class SystematicPolicy:
                 if probe is not None:
                     seen.add(repr(probe.to_dict()))
                     out.append((f"disambiguate {rid}", probe))
+        return out
+
+    def _low_ends(self, session: DiscoverySession) -> list[tuple[str, Action]]:
+        """1 written on a record at its default status where the sweep's large value showed a rule
+        and the record holds 0 (so the sweep's low end, 0, was no write at all).
+
+        Days overdue written large on an active loan show it lost; 1 shows it overdue: without
+        that write no negative brackets the lost threshold, and the rule is learned without it.
+        Planned ahead of the queue: the follow-ups wait for a sweep phase's queue, and in a large
+        world the budget ends inside it.
+        """
+        s = self._scratch(session)
+        done: set[tuple[str, str, str]] = s.setdefault("low_ends", set())
+        out: list[tuple[str, Action]] = []
+        for o in session.observations:
+            a = o.action
+            if not o.effects or a.op != "update" or len(a.values) != 1 or not is_aimed_number_write(o.purpose):
+                continue
+            fname, value = next(iter(a.values.items()))
+            rec = session.platform_initial.get(a.table, a.id) if session.platform_initial is not None else None
+            held = rec.get(fname) if rec is not None else None
+            if not is_number(value) or not is_number(held) or float(held) != 0 or float(value) <= 1:
+                continue
+            key = (a.table, a.id, fname)
+            if key not in done:
+                done.add(key)
+                out.append((f"{a.table}.{fname} = 1.0 on {a.id} (the low end)", Action("update", a.table, a.id, {fname: 1.0})))
         return out
 
     def _recount_events(self, session: DiscoverySession) -> list[tuple[str, Action]]:
