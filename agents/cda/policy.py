@@ -666,7 +666,8 @@ def _set_constant(rule: dict[str, Any]) -> str | None:
 
 
 def _shows(slot: Slot, obs: Observation) -> bool:
-    """Whether the observed write shows an effect in ``slot`` (with its value, for a valued slot)."""
+    """Whether the observed write shows an effect in ``slot``; for a valued slot (a slot with
+    ``("=", value)`` appended, see ``_bisections``) an effect that sets the field to that value."""
     if len(slot) >= 2 and slot[-2] == "=":
         return any(values_equal(e[-1], slot[-1]) for e in effects_in_slot(slot[:-2], obs.action, obs.effects))
     return slot in slots_of_effects(obs.action, obs.effects)
