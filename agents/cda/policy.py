@@ -17,6 +17,8 @@ from typing import Any
 
 from memkit.errors import MemkitError
 from memkit.rules import Action, Engine, Rule, Schema, effect_key, parse_rule, same_effects
+from memkit.rules.ast import Literal
+from memkit.rules.rule import SetAction
 from memkit.rules.schema import TableSpec, is_number
 from memkit.rules.values import value_key, values_equal
 
@@ -359,22 +361,23 @@ class SystematicPolicy:
         # where rules set one field of the written record to different values (a loan overdue from
         # 1 day, lost from 30), a write that shows the field set to the other value is a negative
         # for each: their bisections look at the value, not at the field alone
-        rule_slots: dict[str, list[Slot]] = {}
+        rule_slots: dict[str, tuple[list[Slot], str | None]] = {}
         constants: dict[Slot, set[str]] = {}
         for lr in session.model.active():
             try:
-                rule_slots[lr.id] = slot_of_rule(parse_rule(lr.rule, session.platform.schema()))
+                parsed = parse_rule(lr.rule, session.platform.schema())
             except MemkitError:
                 continue
-            if (value := _set_constant(lr.rule)) is not None:
-                for slot in rule_slots[lr.id]:
+            rule_slots[lr.id] = (slot_of_rule(parsed), _set_constant(parsed))
+            if (value := rule_slots[lr.id][1]) is not None:
+                for slot in rule_slots[lr.id][0]:
                     constants.setdefault(slot, set()).add(value)
         for lr in session.model.active():
-            value = _set_constant(lr.rule)
+            slots, value = rule_slots.get(lr.id, ([], None))
             for condition in [lr.rule.get("condition", "") or "", *earlier.get(lr.id, [])]:
                 if not re.search(r"[<>]=? -?\d", condition):
                     continue
-                for slot in rule_slots.get(lr.id, []):
+                for slot in slots:
                     if slot[0] == "own" and value is not None and len(constants.get(slot, ())) > 1:
                         slot = (*slot, "=", value)
                     threshold_slots.setdefault(slot, set()).update(re.findall(r"current\.(\w+) [<>]=? -?\d", condition))
@@ -656,13 +659,14 @@ def _event_candidates(session: DiscoverySession, table: str, event: str, limit: 
     return _candidates(seen_updates, session.platform_initial, session, limit)
 
 
-def _set_constant(rule: dict[str, Any]) -> str | None:
-    """The quoted constant a rule of one ``set`` action sets its one field to, or None."""
-    sets = [act["set"] for act in rule.get("actions", []) if isinstance(act.get("set"), dict)]
-    if len(rule.get("actions", [])) != 1 or len(sets) != 1 or len(sets[0]) != 1:
+def _set_constant(rule: Rule) -> str | None:
+    """The text a rule of one ``set`` action sets its one field to, where that is a constant
+    (a choice), or None."""
+    act = rule.actions[0] if len(rule.actions) == 1 else None
+    if not isinstance(act, SetAction) or len(act.assignments) != 1:
         return None
-    m = re.fullmatch(r"'([^']*)'", str(next(iter(sets[0].values()))).strip())
-    return m.group(1) if m else None
+    expr = act.assignments[0].expr
+    return expr.value if isinstance(expr, Literal) and isinstance(expr.value, str) else None
 
 
 def _shows(slot: Slot, obs: Observation) -> bool:
