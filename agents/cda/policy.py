@@ -1,7 +1,8 @@
 """The default discovery policy: systematic experiments and enumerative induction, no LLM.
 
 Phases, in order: read rules (``definitions`` access only), replay the
-evidence of inherited rules (the audit), the systematic sweep, then
+evidence of inherited rules (the audit; taking turns with the sweep's first
+phase, without ``definitions`` access), the systematic sweep, then
 follow-ups for every rule learned or revised (generalisation to other
 records, bisection of numeric boundaries), until nothing is left to try.
 """
@@ -86,7 +87,15 @@ class SystematicPolicy:
         if s["phase"] == "start":
             s["phase"] = "audit"
             if session.audit and session.model.active():
-                s["queue"].extend(self._audit_replays(session))
+                replays = self._audit_replays(session)
+                if session.scratch.get("definitions_synced"):
+                    s["queue"].extend(replays)
+                else:
+                    # a changed or deleted rule shows on its replays, an added one only on a write no
+                    # rule's evidence holds: the sweep's first phase takes turns with the replays, so
+                    # that neither waits for the other (an added rule's trigger came after 87 writes)
+                    s["phases"] = self._sweep_phases(session)
+                    s["queue"].extend(_take_turns(replays, self._prioritise(session, s["phases"][0]) if s["phases"] else []))
         if not s["queue"] and s["phase"] == "audit" and session.scratch.get("definitions_synced"):
             s["phase"] = "done"  # the rules were read: experiments would only confirm them
         if not s["queue"] and s["phase"] == "audit" and session.observations:
@@ -95,13 +104,8 @@ class SystematicPolicy:
             s["queue"].extend(self._bisections(session))
         if not s["queue"] and s["phase"] == "audit":
             s["phase"] = "sweep"
-            state = session.platform_initial
-            # the deletes of records whose children are in other states show a cascade's filter once,
-            # and the inserts without a copied field a fill rule; an inherited model has had them in
-            # its first world, and they cost a write per table (per copied field)
-            inherited = any(lr.origin_world != session.world for lr in session.model.active())
-            phases = sweep(session.platform.schema(), state, s["rng"], records_per_table=self.records_per_table,
-                           new_id=session.platform.new_id, children_deletes=not inherited, omit_copies=not inherited)
+            # phase 0's writes that took turns with the replays are not written again (see plan)
+            phases = s.pop("phases", None) or self._sweep_phases(session)
             phases = [self._prioritise(session, ph) for ph in phases]
             # phases 0 and 1 first, then follow-ups, then the later phases one at a time
             s["queue"].extend(phases[0] + (phases[1] if len(phases) > 1 else []))
@@ -123,6 +127,16 @@ class SystematicPolicy:
                     s["later"].insert(0, deferred)
                     phase = rest
                 s["queue"].extend(self._status_writes_that_matter(session, phase))
+
+    def _sweep_phases(self, session: DiscoverySession) -> list[list[tuple[str, Action]]]:
+        """The systematic sweep's phases from the initial records (see agents.cda.experiments.sweep)."""
+        # the deletes of records whose children are in other states show a cascade's filter once,
+        # and the inserts without a copied field a fill rule; an inherited model has had them in
+        # its first world, and they cost a write per table (per copied field)
+        inherited = any(lr.origin_world != session.world for lr in session.model.active())
+        return sweep(session.platform.schema(), session.platform_initial, self._scratch(session)["rng"],
+                     records_per_table=self.records_per_table, new_id=session.platform.new_id,
+                     children_deletes=not inherited, omit_copies=not inherited)
 
     def _status_writes_now_due(self, session: DiscoverySession, s: dict[str, Any]) -> list[tuple[str, Action]]:
         """The later phases' status writes that matter by now, taken out of those phases."""
@@ -860,3 +874,11 @@ def _first_disagreement(engine: Engine, rival: Engine, state: Any, candidates: l
         if a != b:
             return action
     return None
+
+
+def _take_turns(first: list[Any], second: list[Any]) -> list[Any]:
+    """The two lists merged one item from each in turn, from ``first``; the longer one's rest at the end."""
+    out: list[Any] = []
+    for k in range(max(len(first), len(second))):
+        out.extend(lst[k] for lst in (first, second) if k < len(lst))
+    return out
