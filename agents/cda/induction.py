@@ -1645,11 +1645,14 @@ def _fields_read(rule: dict[str, Any]) -> set[str]:
     return set(re.findall(r"current\.([A-Za-z_]\w*)", text)) | set(_CHANGE_OF.findall(text))
 
 
-def order_before_rules(model: RuleModel, may_edit: Callable[[str], bool], note: Callable[[str], None]) -> int:
+def order_before_rules(model: RuleModel, may_edit: Callable[[str], bool], note: Callable[[str], None],
+                       observations: Sequence[Observation] = ()) -> int:
     """Give before rules on one trigger an order so a rule runs after the rules that set what it reads.
 
     Learned rules all start at order 100; when one derives a field another reads
-    (a price looked up, then a total computed from it), the order matters.
+    (a price looked up, then a total computed from it), the order matters. Two
+    rules that set one field without reading each other's fields are ordered by
+    ``observations``: the one whose value a write that fired both shows runs last.
     """
     edits = 0
     wanted: dict[str, int] = {}
@@ -1681,6 +1684,8 @@ def order_before_rules(model: RuleModel, may_edit: Callable[[str], bool], note: 
 
         for lr in rules:
             wanted[lr.id] = max(wanted.get(lr.id, 0), 90 + 10 * level(lr.id))
+    if observations:
+        _order_rivals_by_evidence(model, groups, wanted, observations)
     # a rule on several events takes the latest place any of them needs (a total computed
     # after the price lookup that only inserts have)
     for rid, want in wanted.items():
@@ -1693,6 +1698,56 @@ def order_before_rules(model: RuleModel, may_edit: Callable[[str], bool], note: 
             note(f"ordered {rid}: {want}")
             edits += 1
     return edits
+
+
+def _order_rivals_by_evidence(model: RuleModel, groups: dict[tuple[str, str], list[Any]], wanted: dict[str, int],
+                              observations: Sequence[Observation]) -> None:
+    """Move one of two before rules that set one field (and read none of each other's) after the
+    other where the writes on their trigger show that order better than the wanted orders do.
+
+    A line's total follows its quantity, and a cancelled line's total is 0: only a write that
+    cancels a line and changes its quantity at once shows which runs last, and reading them
+    in the other order revises both rules into what no other write needs."""
+    for (table, event), rules in groups.items():
+        if len(rules) < 2:
+            continue
+        sets = {lr.id: {f for a in lr.rule["actions"] for f in a.get("set", {})} for lr in rules}
+        reads = {lr.id: _fields_read(lr.rule) for lr in rules}
+        seen = [o for o in observations if o.action.table == table and o.action.op == event and not o.rolled_back]
+        now: dict[tuple[Slot, ...], int] = {}  # mispredictions with the wanted orders, per slots
+        for x in rules:
+            for y in rules:
+                if x.id == y.id or not sets[x.id] & sets[y.id] or wanted[x.id] > wanted[y.id]:
+                    continue
+                if sets[x.id] & reads[y.id] or sets[y.id] & reads[x.id]:
+                    continue  # the structural order stands
+                # x runs no later than y now; x last must not pass a rule reading what x sets
+                later = wanted[y.id] + 5
+                if any(wanted[z.id] <= later and sets[x.id] & reads[z.id] for z in rules if z.id not in (x.id, y.id)):
+                    continue
+                slots = tuple(("own", table, event, f) for f in sorted(sets[x.id] & sets[y.id]))
+                if slots not in now:
+                    now[slots] = _mismatched(model, wanted, seen, slots)
+                if now[slots] and (moved := _mismatched(model, {**wanted, x.id: later}, seen, slots)) < now[slots]:
+                    wanted[x.id] = later
+                    now = {}
+
+
+def _mismatched(model: RuleModel, orders: dict[str, int], observations: Sequence[Observation], slots: Sequence[Slot]) -> int:
+    """How many of ``observations`` the model's active rules, with ``orders`` for the before rules
+    named there, mispredict in ``slots`` (the rest of a write may be another rule's to explain)."""
+    if not observations:
+        return 0
+    rules = []
+    for lr in model.active():
+        rule = lr.rule if lr.id not in orders else {**lr.rule, "order": orders[lr.id]}
+        rules.append(parse_rule(rule, model.schema))
+    engine = Engine(model.schema, rules)
+    bad = 0
+    for o in observations:
+        got = engine.run(o.before, o.action).effects
+        bad += any(not same_effects(effects_in_slot(slot, o.action, got), effects_in_slot(slot, o.action, o.effects)) for slot in slots)
+    return bad
 
 
 def induce_until_stable(
@@ -1710,7 +1765,9 @@ def induce_until_stable(
 
     Every edit is written to ``note``; returns the number of edits.
     """
-    total = 0
+    # two inherited rules that set one field may only have run in the wrong order (a write that
+    # fired both is new): ordered first, before a repair rewrites them
+    total = order_before_rules(model, inducer.may_edit, note, observations)
     for _ in range(passes):
         try:
             result = inducer.run(model, observations, world)
@@ -1729,7 +1786,7 @@ def induce_until_stable(
     for kept, merged in inducer.unify_events(model, observations, world):
         note(f"{label}merged {merged} into {kept}: {model.get(kept).text}")
         total += 1
-    total += order_before_rules(model, inducer.may_edit, note)
+    total += order_before_rules(model, inducer.may_edit, note, observations)
     if prune:
         pruned = inducer.prune_redundant(model, observations, world)
         for rid in pruned:
