@@ -1728,7 +1728,7 @@ def _order_rivals_by_evidence(model: RuleModel, groups: dict[tuple[str, str], li
                 slots = tuple(("own", table, event, f) for f in sorted(sets[x.id] & sets[y.id]))
                 if slots not in now:
                     now[slots] = _mismatched(model, wanted, seen, slots)
-                if now[slots] and (moved := _mismatched(model, {**wanted, x.id: later}, seen, slots)) < now[slots]:
+                if now[slots] and _mismatched(model, {**wanted, x.id: later}, seen, slots) < now[slots]:
                     wanted[x.id] = later
                     now = {}
 
