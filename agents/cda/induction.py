@@ -44,7 +44,7 @@ from agents.cda.hypotheses import (
     significant_digits,
     value_candidates,
 )
-from agents.cda.predictions import PredictionCache
+from agents.cda.predictions import PredictionCache, mispredicted
 from agents.cda.session import Observation
 from agents.cda.slots import Slot, effects_in_slot, slot_of_rule, slots_of_effects
 
@@ -1661,11 +1661,13 @@ def order_before_rules(model: RuleModel, may_edit: Callable[[str], bool], note: 
         if lr.rule.get("when") == "before":
             for e in lr.rule["events"]:
                 groups.setdefault((lr.rule["table"], e), []).append(lr)
+    sets_of = {lr.id: {f for a in lr.rule["actions"] for f in a.get("set", {})} for rules in groups.values() for lr in rules}
+    reads_of = {lr.id: _fields_read(lr.rule) for rules in groups.values() for lr in rules}
     for rules in groups.values():
         if len(rules) < 2:
             continue
-        sets = {lr.id: {f for a in lr.rule["actions"] for f in a.get("set", {})} for lr in rules}
-        reads = {lr.id: _fields_read(lr.rule) for lr in rules}
+        sets = {lr.id: sets_of[lr.id] for lr in rules}
+        reads = {lr.id: reads_of[lr.id] for lr in rules}
         conditions = {lr.id: lr.rule.get("condition") for lr in rules}
         depth: dict[str, int] = {}
 
@@ -1685,7 +1687,7 @@ def order_before_rules(model: RuleModel, may_edit: Callable[[str], bool], note: 
         for lr in rules:
             wanted[lr.id] = max(wanted.get(lr.id, 0), 90 + 10 * level(lr.id))
     if observations:
-        _order_rivals_by_evidence(model, groups, wanted, observations)
+        _order_rivals_by_evidence(model, groups, wanted, observations, sets_of, reads_of)
     # a rule on several events takes the latest place any of them needs (a total computed
     # after the price lookup that only inserts have)
     for rid, want in wanted.items():
@@ -1701,7 +1703,7 @@ def order_before_rules(model: RuleModel, may_edit: Callable[[str], bool], note: 
 
 
 def _order_rivals_by_evidence(model: RuleModel, groups: dict[tuple[str, str], list[Any]], wanted: dict[str, int],
-                              observations: Sequence[Observation]) -> None:
+                              observations: Sequence[Observation], sets: dict[str, set[str]], reads: dict[str, set[str]]) -> None:
     """Move one of two before rules that set one field (and read none of each other's) after the
     other where the writes on their trigger show that order better than the wanted orders do.
 
@@ -1711,8 +1713,6 @@ def _order_rivals_by_evidence(model: RuleModel, groups: dict[tuple[str, str], li
     for (table, event), rules in groups.items():
         if len(rules) < 2:
             continue
-        sets = {lr.id: {f for a in lr.rule["actions"] for f in a.get("set", {})} for lr in rules}
-        reads = {lr.id: _fields_read(lr.rule) for lr in rules}
         seen = [o for o in observations if o.action.table == table and o.action.op == event and not o.rolled_back]
         now: dict[tuple[Slot, ...], int] = {}  # mispredictions with the wanted orders, per slots
         for x in rules:
@@ -1738,16 +1738,8 @@ def _mismatched(model: RuleModel, orders: dict[str, int], observations: Sequence
     named there, mispredict in ``slots`` (the rest of a write may be another rule's to explain)."""
     if not observations:
         return 0
-    rules = []
-    for lr in model.active():
-        rule = lr.rule if lr.id not in orders else {**lr.rule, "order": orders[lr.id]}
-        rules.append(parse_rule(rule, model.schema))
-    engine = Engine(model.schema, rules)
-    bad = 0
-    for o in observations:
-        got = engine.run(o.before, o.action).effects
-        bad += any(not same_effects(effects_in_slot(slot, o.action, got), effects_in_slot(slot, o.action, o.effects)) for slot in slots)
-    return bad
+    rules = [parse_rule(lr.rule if lr.id not in orders else {**lr.rule, "order": orders[lr.id]}, model.schema) for lr in model.active()]
+    return mispredicted(Engine(model.schema, rules), observations, slots)
 
 
 def induce_until_stable(

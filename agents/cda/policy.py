@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from memkit.errors import MemkitError
-from memkit.rules import Action, Engine, Rule, Schema, effect_key, parse_rule, same_effects
+from memkit.rules import Action, Engine, Rule, Schema, effect_key, parse_rule
 from memkit.rules.ast import Literal
 from memkit.rules.rule import SetAction
 from memkit.rules.schema import TableSpec, is_number
@@ -26,7 +26,7 @@ from memkit.rules.values import value_key, values_equal
 from agents.cda.experiments import bisect_pairs, generalise, is_aimed_number_write, raised_fields, status_fields_of, sweep
 from agents.cda.hypotheses import nice_between, significant_digits
 from agents.cda.induction import Inducer, InsertFill, induce_until_stable
-from agents.cda.predictions import predictions_of
+from agents.cda.predictions import mispredicted, predictions_of
 from agents.cda.session import DiscoverySession, Observation
 from agents.cda.slots import Slot, effects_in_slot, slot_of_rule, slots_of_effects
 
@@ -562,8 +562,8 @@ class SystematicPolicy:
                 if rival_engine is None:
                     continue
                 if base_bad is None:
-                    base_bad = _mismatches(engine, trig_obs)
-                if _mismatches(rival_engine, trig_obs) > base_bad:
+                    base_bad = mispredicted(engine, trig_obs)
+                if mispredicted(rival_engine, trig_obs) > base_bad:
                     continue  # what has been seen already rules the rival out
                 # a rival value of a before rule (the waitlist's length plus one, not 5) reads through
                 # a reference: an insert without it tells nothing, and such inserts would be tried first
@@ -821,21 +821,6 @@ def _candidates(trig_obs: list[Observation], state: Any, session: DiscoverySessi
         if len(out) >= limit:
             break
     return out[:limit]
-
-
-def _mismatches(engine: Engine, observations: list[Observation]) -> int:
-    """How many observations the engine's prediction gets wrong (as effect multisets)."""
-    bad = 0
-    for o in observations:
-        if o.rolled_back:
-            continue
-        try:
-            pred = engine.run(o.before, o.action).effects
-        except MemkitError:
-            bad += 1
-            continue
-        bad += not same_effects(pred, o.effects)
-    return bad
 
 
 _Outcome = tuple[Counter[tuple[Any, ...]], tuple[tuple[str, Any], ...]]

@@ -8,15 +8,17 @@ result stays exact as long as those rules are the same, whatever else changed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
-from memkit.rules import Schema
+from memkit.errors import MemkitError
+from memkit.rules import Schema, same_effects
 from memkit.rules.engine import ActionResult, Engine
 from memkit.rules.rule import Rule
 
 from agents.cda.session import DiscoverySession, Observation
+from agents.cda.slots import Slot, effects_in_slot
 
-__all__ = ["PredictionCache", "predictions_of"]
+__all__ = ["PredictionCache", "predictions_of", "mispredicted"]
 
 # results kept per observation: the current rules and a few recent variants (rival rules
 # tried during a repair) are what comes back
@@ -64,3 +66,23 @@ def predictions_of(session: DiscoverySession) -> PredictionCache:
     if not isinstance(cache, PredictionCache):
         cache = session.scratch["predictions"] = PredictionCache(session.platform.schema())
     return cache
+
+
+def mispredicted(engine: Engine, observations: Iterable[Observation], slots: Sequence[Slot] = ()) -> int:
+    """How many of ``observations`` (rolled-back writes left out) ``engine`` gets wrong, as effect
+    multisets: in ``slots`` where given (the rest of a write may be another rule's to explain),
+    else in all its effects. A write the engine refuses counts as wrong."""
+    bad = 0
+    for o in observations:
+        if o.rolled_back:
+            continue
+        try:
+            got = engine.run(o.before, o.action).effects
+        except MemkitError:
+            bad += 1
+            continue
+        if slots:
+            bad += any(not same_effects(effects_in_slot(slot, o.action, got), effects_in_slot(slot, o.action, o.effects)) for slot in slots)
+        else:
+            bad += not same_effects(got, o.effects)
+    return bad
