@@ -264,6 +264,7 @@ class SystematicPolicy:
                     if values is not None:
                         out.append((f"insert {t} without {fname}", Action("insert", t, session.platform.new_id(t), values)))
         out.extend(self._intermediate_probes(session))
+        out.extend(self._cascade_probes(session))
         out.extend(self._created_probes(session))
         out.extend(self._recount_events(session))
         out.extend(self._disambiguations(session))
@@ -303,6 +304,51 @@ class SystematicPolicy:
                     continue
                 done.add(key)
                 out.append((f"intermediate {e[1]}.{e[3]} = {e[4]!r} (the world showed {w!r})", Action("update", e[1], e[2], {e[3]: e[4]})))
+        return out
+
+    def _cascade_probes(self, session: DiscoverySession, limit: int = 4) -> list[tuple[str, Action]]:
+        """Where a write set a state (a choice or flag) of another record along with other fields of
+        it, and no update rule of the model on that record's table sets the state, those other
+        fields written on that record directly, at the values the write gave them.
+
+        A rule of the record in the middle may derive the state from them (a port call whose
+        moves done reach the moves planned is completed): learned from the first write alone, the
+        state change is a shortcut of the write's table (a container insert completes its call)
+        that knows nothing of the middle record's condition. The direct write shows that rule on
+        its own trigger. One probe per (table, fields written, states) and world, on a record of
+        the initial records.
+        """
+        s = self._scratch(session)
+        done: set[tuple[str, ...]] = s.setdefault("cascade", set())
+        schema = session.platform.schema()
+        initial = session.platform_initial
+        # fields a before rule of the model derives on update: a state among them is explained on its
+        # own record already, and a number among them is no input (a line total written directly
+        # would only contradict the rule that derives it)
+        derived: set[tuple[str, str]] = set()
+        for lr in session.model.active():
+            if "update" in lr.rule.get("events", []) and lr.rule.get("when") == "before":
+                for act in lr.rule.get("actions", []):
+                    derived.update((lr.rule["table"], f) for f in act.get("set", {}))
+        out: list[tuple[str, Action]] = []
+        for o in session.observations:
+            if o.rolled_back or len(out) >= limit:
+                continue
+            written: dict[tuple[str, str], dict[str, Any]] = {}
+            for e in o.effects:
+                if e[0] == "set" and (e[1], e[2]) != (o.action.table, o.action.id):
+                    written.setdefault((e[1], e[2]), {})[e[3]] = e[4]
+            for (t2, rid), fields in sorted(written.items()):
+                if initial.get(t2, rid) is None:
+                    continue
+                spec = schema.tables[t2]
+                states = sorted(f for f in fields if spec.fields[f].type in ("choice", "boolean") and (t2, f) not in derived)
+                inputs = {f: v for f, v in fields.items() if spec.fields[f].type not in ("choice", "boolean") and (t2, f) not in derived}
+                key = (t2, *sorted(inputs), "->", *states)
+                if not states or not inputs or key in done:
+                    continue
+                done.add(key)
+                out.append((f"cascade {t2} {sorted(inputs)} (the world set {states} along)", Action("update", t2, rid, inputs)))
         return out
 
     def _created_probes(self, session: DiscoverySession, limit: int = 4) -> list[tuple[str, Action]]:
@@ -446,10 +492,18 @@ class SystematicPolicy:
         # once a probe past an end was made, the boundary is wanted to the unit, not finer
         if z - a <= 0.01 or b.get("edges") and z - a <= unit:
             return None
+        # an update that writes the number its record holds changes nothing, so a rule on the
+        # number's change shows nothing there, whatever the boundary: such a probe would read as a
+        # negative (days late written 4 on a charge 4 days late, under a boundary above 3)
+        initial = session.platform_initial
+        rec = initial.get(b["pos"].table, b["pos"].id) if initial is not None and b["pos"].op == "update" else None
+        held = float(rec[f]) if rec is not None and is_number(rec.get(f)) else None
         # near a boundary (within one order of magnitude), not while the interval still spans several
         m = self._edge(b, lo, hi, unit) if z <= 8 * max(a, 1.0) else None
-        if m is not None:
+        if m is not None and m != held:
             return self._probe(session, b, m)
+        if m is not None and (twin := _twin_record(initial, rec, b["pos"].table, f, m)) is not None:
+            return self._probe(session, b, m, rid=twin)
         # the roundest number in the middle half: intervals shrink by at least a quarter per
         # step, and round boundaries (100, 250, 1000) get probed exactly
         quarter = (z - a) / 4
@@ -463,8 +517,15 @@ class SystematicPolicy:
             m = round((a + z) / 2, 2)
             if not (a < m < z):
                 return None
+        twin = None
+        if m == held and (twin := _twin_record(initial, rec, b["pos"].table, f, m)) is None:
+            # no record in the same state to write it on: the nearest number the record does not hold
+            others = [x for x in (round(m - unit, 2), round(m + unit, 2)) if a < x < z]
+            if not others:
+                return None
+            m = min(others, key=lambda x: abs(x - (a + z) / 2))
         b["steps"] += 1
-        return self._probe(session, b, m)
+        return self._probe(session, b, m, rid=twin)
 
     @staticmethod
     def _edge(b: dict[str, Any], neg: float, pos: float, unit: float) -> float | None:
@@ -484,12 +545,14 @@ class SystematicPolicy:
                 return round(end + step, 2)
         return None
 
-    def _probe(self, session: DiscoverySession, b: dict[str, Any], m: float) -> Action:
-        """The bisection's positive write with its field set to ``m``."""
+    def _probe(self, session: DiscoverySession, b: dict[str, Any], m: float, rid: str | None = None) -> Action:
+        """The bisection's positive write with its field set to ``m`` (on record ``rid`` instead of
+        the positive's own, where given)."""
         f = b["field"]
         values = dict(b["pos"].values)
         values[f] = int(m) if float(m).is_integer() else m
-        rid = b["pos"].id if b["pos"].op != "insert" else session.platform.new_id(b["pos"].table)
+        if rid is None:
+            rid = b["pos"].id if b["pos"].op != "insert" else session.platform.new_id(b["pos"].table)
         probe = Action(b["pos"].op, b["pos"].table, rid, values)
         b["pending"] = probe
         return probe
@@ -737,6 +800,22 @@ def _written_where_derived(observations: Sequence[Observation], table: str, fnam
         if before is None or after is None or values_equal(before.get(fname), after.get(fname)) or values_equal(after.get(fname), default):
             continue
         return {k: v for k, v in {**before, **a.values}.items() if k not in ("id", fname) and v is not None}
+    return None
+
+
+def _twin_record(initial: Any, rec: dict[str, Any] | None, table: str, fname: str, value: float) -> str | None:
+    """Another record of ``table`` in the state ``rec`` is in (its choices and flags alike) whose
+    ``fname`` is a number other than ``value``: where ``rec`` holds ``value``, a write of it there
+    changes nothing, and the twin shows what the write would."""
+    schema = getattr(initial, "schema", None)
+    if rec is None or schema is None:
+        return None
+    spec = schema.tables[table]
+    states = [k for k, fs in spec.fields.items() if fs.type in ("choice", "boolean") and k != fname]
+    for other in initial.rows(table):
+        if other["id"] != rec["id"] and is_number(other.get(fname)) and float(other[fname]) != value \
+                and all(values_equal(other.get(k), rec.get(k)) for k in states):
+            return str(other["id"])
     return None
 
 

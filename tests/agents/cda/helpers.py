@@ -10,13 +10,13 @@ from memkit.rules.predict import effects_of_tests
 from memkit.rules.state import State
 from memkit.rules.world import World
 
-from agents.cda.graph import discover
+from agents.cda.graph import build_discovery_graph, discover
 from agents.cda.hypotheses import value_candidates
 from agents.cda.induction import Inducer
 from agents.cda.session import Observation
 from evals.worldshift.platform import Platform
 
-__all__ = ["induced", "discovered", "observe_writes", "hand_made_world", "state_after", "iou_on_tests", "candidates_from"]
+__all__ = ["induced", "discovered", "discovery_run", "observe_writes", "hand_made_world", "state_after", "iou_on_tests", "candidates_from"]
 
 _WORLDS = Path(__file__).parent / "worlds"
 
@@ -51,6 +51,15 @@ def discovered(world: World, budget: int) -> RuleModel:
     model = RuleModel(world.schema, world.name)
     discover(Platform(world), model, budget=budget)
     return model
+
+
+def discovery_run(world: World, budget: int) -> tuple[RuleModel, list[Observation]]:
+    """A fresh model after the discovery graph has spent ``budget`` writes on the world, with the
+    observations it made (their purposes say which experiment each was)."""
+    model = RuleModel(world.schema, world.name)
+    graph = build_discovery_graph(Platform(world), model, budget=budget)
+    graph.invoke({"round": 0}, {"recursion_limit": 100_000})
+    return model, graph.session.observations
 
 
 def state_after(model: RuleModel, world: World, action: Action) -> State:

@@ -141,6 +141,24 @@ def test_a_threshold_that_is_not_round_is_bisected_as_closely_as_before():
     assert writes <= SystematicPolicy().bisect_steps + 2
 
 
+def test_a_bisection_never_writes_the_number_its_record_holds():
+    # an update to the number the record already holds changes nothing, and a rule on the number's
+    # change shows nothing there: read as a negative, it put a boundary above 3 at 4 (lease-B's
+    # late charge, bisected on a charge 4 days late)
+    slot = ("own", "charge", "update", "status")
+    b = {"neg": Action("update", "charge", "C1", {"days_late": 0}), "pos": Action("update", "charge", "C1", {"days_late": 327}),
+         "field": "days_late", "steps": 0, "slot": slot}
+    initial = SimpleNamespace(get=lambda table, rid: {"id": rid, "days_late": 4}, rows=lambda table: [{"id": "C1", "days_late": 4}])
+    session = SimpleNamespace(scratch={"bisections": [b]}, platform_initial=initial)
+    policy, written = SystematicPolicy(), []
+    while (probe := policy._bisect_step(session, b)) is not None:  # type: ignore[arg-type]
+        written.append(probe.values["days_late"])
+        changed = probe.values["days_late"] != 4
+        b["pos" if changed and probe.values["days_late"] > 3 else "neg"] = probe
+    assert 4 not in written
+    assert (b["neg"].values["days_late"], b["pos"].values["days_late"]) == (3, 5)
+
+
 def test_a_recount_learned_without_delete_is_tried_on_deleting_a_record_it_counts():
     # the sweep's delete may pick a claim the total does not count (a paid one) and show nothing;
     # the recount's delete is then tried on a claim that is counted, where the two models differ
