@@ -1668,7 +1668,9 @@ def order_before_rules(model: RuleModel, may_edit: Callable[[str], bool], note: 
             continue
         sets = {lr.id: sets_of[lr.id] for lr in rules}
         reads = {lr.id: reads_of[lr.id] for lr in rules}
-        conditions = {lr.id: lr.rule.get("condition") for lr in rules}
+        # a conjunction's terms in any order are one condition (each rule's search may list them
+        # in another order)
+        conditions = {lr.id: _conjunction_key(lr.rule.get("condition")) for lr in rules}
         depth: dict[str, int] = {}
 
         def shares_guard(x: str, y: str) -> bool:
@@ -1700,6 +1702,14 @@ def order_before_rules(model: RuleModel, may_edit: Callable[[str], bool], note: 
             note(f"ordered {rid}: {want}")
             edits += 1
     return edits
+
+
+def _conjunction_key(condition: str | None) -> str | frozenset[str] | None:
+    """A condition as the set of its terms where it is a plain conjunction (no ``or``, no
+    parentheses), else as written."""
+    if condition is None or " or " in condition or "(" in condition.replace("changed(", "").replace("changes_to(", "").replace("is_empty(", ""):
+        return condition
+    return frozenset(t.strip() for t in condition.split(" and "))
 
 
 def _order_rivals_by_evidence(model: RuleModel, groups: dict[tuple[str, str], list[Any]], wanted: dict[str, int],

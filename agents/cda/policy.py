@@ -308,8 +308,8 @@ class SystematicPolicy:
 
     def _cascade_probes(self, session: DiscoverySession, limit: int = 4) -> list[tuple[str, Action]]:
         """Where a write set a state (a choice or flag) of another record along with other fields of
-        it, and no update rule of the model on that record's table sets the state, those other
-        fields written on that record directly, at the values the write gave them.
+        it, and no before rule of the model on that record's table's updates sets the state, those
+        other fields written on that record directly, at the values the write gave them.
 
         A rule of the record in the middle may derive the state from them (a port call whose
         moves done reach the moves planned is completed): learned from the first write alone, the
