@@ -341,9 +341,9 @@ class SystematicPolicy:
             for (t2, rid), fields in sorted(written.items()):
                 if initial.get(t2, rid) is None:
                     continue
-                spec = schema.tables[t2]
-                states = sorted(f for f in fields if spec.fields[f].type in ("choice", "boolean") and (t2, f) not in derived)
-                inputs = {f: v for f, v in fields.items() if spec.fields[f].type not in ("choice", "boolean") and (t2, f) not in derived}
+                kinds = set(schema.tables[t2].fields_of_type("choice", "boolean"))
+                states = sorted(f for f in fields if f in kinds and (t2, f) not in derived)
+                inputs = {f: v for f, v in fields.items() if f not in kinds and (t2, f) not in derived}
                 key = (t2, *sorted(inputs), "->", *states)
                 if not states or not inputs or key in done:
                     continue
@@ -810,8 +810,7 @@ def _twin_record(initial: Any, rec: dict[str, Any] | None, table: str, fname: st
     schema = getattr(initial, "schema", None)
     if rec is None or schema is None:
         return None
-    spec = schema.tables[table]
-    states = [k for k, fs in spec.fields.items() if fs.type in ("choice", "boolean") and k != fname]
+    states = [k for k in schema.tables[table].fields_of_type("choice", "boolean") if k != fname]
     for other in initial.rows(table):
         if other["id"] != rec["id"] and is_number(other.get(fname)) and float(other[fname]) != value \
                 and all(values_equal(other.get(k), rec.get(k)) for k in states):

@@ -14,7 +14,7 @@ from agents.cda.induction import Inducer
 from agents.cda.policy import SystematicPolicy, _cross_record_pairs
 from agents.cda.session import DiscoverySession, Observation
 from evals.worldshift.platform import Platform
-from tests.agents.cda.helpers import observe_writes
+from tests.agents.cda.helpers import discovery_run, observe_writes
 
 
 def _table(columns: dict[str, list[bool]]):
@@ -107,13 +107,9 @@ def test_emptiness_of_the_set_field_is_the_first_guard(shop):
 
 def test_disambiguation_experiments_are_run_and_labelled():
     from evals.worldshift.worlds_index import load_named_world
-    from agents.cda.graph import build_discovery_graph
 
-    world = load_named_world("ews-A")
-    model = RuleModel(world.schema, world.name)
-    graph = build_discovery_graph(Platform(world), model, budget=300)
-    graph.invoke({"round": 0}, {"recursion_limit": 100_000})
-    probes = [o for o in graph.session.observations if o.purpose.startswith("disambiguate")]
+    model, observations = discovery_run(load_named_world("ews-A"), budget=300)
+    probes = [o for o in observations if o.purpose.startswith("disambiguate")]
     assert probes, "rival hypotheses should have been put to an experiment"
     # each probe targets a rule the model had when it was planned, on that rule's trigger (a
     # rule may since have been narrowed to fewer events, so any version of it counts)

@@ -9,12 +9,9 @@ from __future__ import annotations
 import pytest
 
 from memkit.rules import Action
-from memkit.rules.model import RuleModel
 from memkit.rules.world import World
 
-from agents.cda.graph import build_discovery_graph
-from evals.worldshift.platform import Platform
-from tests.agents.cda.helpers import hand_made_world, state_after
+from tests.agents.cda.helpers import discovery_run, hand_made_world, state_after
 
 
 @pytest.fixture(scope="module")
@@ -24,10 +21,7 @@ def lending() -> World:
 
 @pytest.fixture(scope="module")
 def run(lending):
-    model = RuleModel(lending.schema, lending.name)
-    graph = build_discovery_graph(Platform(lending), model, budget=45)
-    graph.invoke({"round": 0}, {"recursion_limit": 100_000})
-    return model, graph.session.observations
+    return discovery_run(lending, budget=45)
 
 
 def test_one_is_written_where_the_large_value_showed_a_rule(run):

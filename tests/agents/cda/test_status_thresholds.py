@@ -11,6 +11,7 @@ from memkit.rules.model import RuleModel
 
 from agents.cda import discover
 from evals.worldshift.platform import Platform
+from tests.agents.cda.helpers import discovery_run
 
 _STOCK = {
     "format": "worldshift/1",
@@ -48,11 +49,7 @@ def test_a_status_boundary_hidden_on_the_first_record_is_found_on_one_at_its_def
 
 
 def _purposes(world, budget: int) -> list[str]:
-    from agents.cda import build_discovery_graph
-
-    graph = build_discovery_graph(Platform(world), RuleModel(world.schema, world.name), None, budget)
-    graph.invoke({"round": 0}, {"recursion_limit": 10_000})
-    return [o.purpose for o in graph.session.observations]  # type: ignore[attr-defined]
+    return [o.purpose for o in discovery_run(world, budget)[1]]
 
 
 def test_numbers_go_to_a_record_at_its_default_status_only_where_a_rule_of_the_table_sets_it(tmp_path: Path):
