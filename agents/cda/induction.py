@@ -48,7 +48,7 @@ from agents.cda.predictions import PredictionCache, mispredicted
 from agents.cda.session import Observation
 from agents.cda.slots import Slot, effects_in_slot, slot_of_rule, slots_of_effects
 
-__all__ = ["Inducer", "InductionResult", "InsertFill", "LearnedSlot", "induce_until_stable", "keep_threshold_boundaries"]
+__all__ = ["Inducer", "InductionResult", "InsertFill", "LearnedSlot", "induce_until_stable", "keep_threshold_boundaries", "state_rivals"]
 
 
 @dataclass
@@ -891,6 +891,21 @@ class Inducer:
                 covered = [i for i in pos if all(truth(x)[i] for x in term)]
                 if covered and all(vals[i] for i in covered):
                     out.append([*dnf[:k], [lit, *term], *dnf[k + 1:]])
+        # a state for a change into it, where the term has a change of another field to fire on
+        # (see state_rival_terms); negatives already in the state (days overdue written back to 0
+        # on an issued bill) get the cheapest literal that keeps the term's positives and rules
+        # them out (a threshold), and where none does the change is what the rule reads
+        for k, term in enumerate(dnf):
+            for state_term in state_rival_terms(term):
+                bad = [i for i in neg if all(truth(y)[i] for y in state_term)]
+                if bad:
+                    kept = [i for i in pos if all(truth(y)[i] for y in state_term)]
+                    extra = next((x.source for x in sorted(lits, key=lambda x: x.rank) if x.source not in state_term
+                                  and all(truth(x.source)[i] for i in kept) and not any(truth(x.source)[i] for i in bad)), None)
+                    if extra is None:
+                        continue
+                    state_term = [*state_term, extra]
+                out.append([*dnf[:k], state_term, *dnf[k + 1:]])
         # a plain change too: rules fire on changes, but a field the experiments wrote along in every
         # positive (a value a bisection carried into each probe) changed there as well; where no other
         # change explains the same examples no rival is found, and nothing is tested
@@ -1589,6 +1604,8 @@ def _reads_any(src: str, fields: set[str]) -> bool:
 
 # the field a change function reads: changed(f), changes_to(f, v), changes_from(f, v)
 _CHANGE_OF = re.compile(r"\bchange(?:d|s_to|s_from)\(\s*([A-Za-z_]\w*)\b")
+# a change into a state, as a whole literal: changes_to(status, 'issued') (field, value)
+_CHANGES_TO = re.compile(r"changes_to\((\w+), ('[^']*'|true|false)\)")
 
 
 def _literal_reads(src: str, fields: set[str]) -> bool:
@@ -1704,12 +1721,42 @@ def order_before_rules(model: RuleModel, may_edit: Callable[[str], bool], note: 
     return edits
 
 
-def _conjunction_key(condition: str | None) -> str | frozenset[str] | None:
-    """A condition as the set of its terms where it is a plain conjunction (no ``or``, no
-    parentheses), else as written."""
+def _conjunction_terms(condition: str | None) -> list[str] | None:
+    """The terms of a plain conjunction (no ``or``, no parentheses but the change and emptiness
+    functions'), in order; None for any other condition."""
     if condition is None or " or " in condition or "(" in condition.replace("changed(", "").replace("changes_to(", "").replace("is_empty(", ""):
-        return condition
-    return frozenset(t.strip() for t in condition.split(" and "))
+        return None
+    return [t.strip() for t in condition.split(" and ")]
+
+
+def _conjunction_key(condition: str | None) -> str | frozenset[str] | None:
+    """A condition as the set of its terms where it is a plain conjunction, else as written."""
+    terms = _conjunction_terms(condition)
+    return condition if terms is None else frozenset(terms)
+
+
+def state_rival_terms(term: Sequence[str]) -> Iterator[list[str]]:
+    """``term`` (a conjunction's literals) with a change into a state read as the state instead
+    (``changes_to(status, 'issued')`` -> ``current.status == 'issued'``), once per such literal
+    where another literal is a change of another field.
+
+    Every positive may have written the state along with that field (an issued bill's days
+    overdue written with 'issued'), and a rule on the state (any issued bill whose days overdue
+    change) fits them as well; a write on a record already in the state tells the two apart.
+    Without another change the state reading would fire on writes that change nothing."""
+    for j, lit in enumerate(term):
+        m = _CHANGES_TO.fullmatch(lit)
+        if m is None or not any(g != m.group(1) for x in term if x != lit for g in _CHANGE_OF.findall(x)):
+            continue
+        yield [*term[:j], f"current.{m.group(1)} == {m.group(2)}", *term[j + 1:]]
+
+
+def state_rivals(rule: dict[str, Any]) -> list[dict[str, Any]]:
+    """``rule`` with its plain-conjunction condition read on states instead of changes into them
+    (see :func:`state_rival_terms`); [] for other conditions. For rules kept from an earlier
+    world, whose rivals induction does not compute again while they fit."""
+    terms = _conjunction_terms(rule.get("condition"))
+    return [{**rule, "condition": " and ".join(t)} for t in state_rival_terms(terms)] if terms else []
 
 
 def _order_rivals_by_evidence(model: RuleModel, groups: dict[tuple[str, str], list[Any]], wanted: dict[str, int],

@@ -25,7 +25,7 @@ from memkit.rules.values import value_key, values_equal
 
 from agents.cda.experiments import bisect_pairs, generalise, is_aimed_number_write, raised_fields, status_fields_of, sweep
 from agents.cda.hypotheses import nice_between, significant_digits
-from agents.cda.induction import Inducer, InsertFill, induce_until_stable
+from agents.cda.induction import Inducer, InsertFill, induce_until_stable, state_rivals
 from agents.cda.predictions import mispredicted, predictions_of
 from agents.cda.session import DiscoverySession, Observation
 from agents.cda.slots import Slot, effects_in_slot, slot_of_rule, slots_of_effects
@@ -594,6 +594,9 @@ class SystematicPolicy:
         every other record (or, for inserts, under other parents); the first one
         on which the model with the rule and the model with its rival disagree
         is run, and the next induction keeps whichever the world agrees with.
+        Every rule also has its reading of a state as a change into it put to
+        the test (``state_rivals``); where no move of the trigger's last writes
+        tells the two apart, the older writes the rule fired on are moved.
         """
         s = self._scratch(session)
         tested: set[str] = s.setdefault("disambiguated", set())
@@ -604,12 +607,20 @@ class SystematicPolicy:
         engine = Engine(schema, rules)
         seen = {repr(o.action.to_dict()) for o in session.observations}
         active = {r.id for r in rules}
+        by_id = {r.id: r for r in rules}
         # the current rules' replays and predictions are the same for every rival: computed once
         # (most of this planning step's engine runs on large worlds went to recomputing them)
         base_effects: dict[str, _Outcome | None] = {}
-        for rid, alts in sorted(s.get("alternatives", {}).items()):
-            if rid not in active:
-                continue
+        rivals = {rid: list(alts) for rid, alts in s.get("alternatives", {}).items() if rid in active}
+        state_readings: set[tuple[str, str]] = set()
+        for r in rules:
+            # a rule kept from an earlier world is not learned again while it fits, so its
+            # reading of a state as a change into it is put to the test here
+            for alt in state_rivals(session.model.get(r.id).rule):
+                state_readings.add((r.id, alt["condition"]))
+                if alt not in rivals.get(r.id, []):
+                    rivals.setdefault(r.id, []).append(alt)
+        for rid, alts in sorted(rivals.items()):
             lr = session.model.get(rid)
             trig_obs = [o for o in session.observations if o.action.table == lr.rule["table"] and o.action.op in lr.rule.get("events", [])]
             base_bad: int | None = None
@@ -633,6 +644,15 @@ class SystematicPolicy:
                 value_rival = lr.rule.get("when") == "before" and alt.get("actions") != lr.rule.get("actions")
                 candidates = _candidates(trig_obs, state, session, leave_out_inserts=not value_rival)
                 probe = _first_disagreement(engine, rival_engine, state, candidates, seen, base_effects)
+                if probe is None and (rid, alt.get("condition")) in state_readings:
+                    # the candidates come from the trigger's last writes; the writes the rule fired on
+                    # may be older (an inherited rule's evidence, replayed first in this world). Only
+                    # for the state readings: other rivals tried on older writes cost ews-A its last
+                    # disambiguations (0.98)
+                    fired = [o for o in trig_obs[:-12] if _fired(slot_of_rule(by_id[rid]), o)][-4:]
+                    if fired:
+                        candidates = _candidates(fired, state, session, leave_out_inserts=not value_rival)
+                        probe = _first_disagreement(engine, rival_engine, state, candidates, seen, base_effects)
                 if probe is not None:
                     seen.add(repr(probe.to_dict()))
                     out.append((f"disambiguate {rid}", probe))
@@ -754,6 +774,14 @@ def _shows(slot: Slot, obs: Observation) -> bool:
     return slot in slots_of_effects(obs.action, obs.effects)
 
 
+def _fired(slots: Sequence[Slot], obs: Observation) -> bool:
+    """Whether ``obs`` shows an effect in one of ``slots``; a field the write set that ended with
+    another value counts for its own slot (side effects leave the written fields out)."""
+    shown = slots_of_effects(obs.action, obs.effects)
+    return any(sl in shown or (sl[0] == "own" and sl[1:3] == (obs.action.table, obs.action.op) and sl[3] in _overridden(obs))
+               for sl in slots)
+
+
 def _narrow(b: dict[str, Any], obs: Observation) -> None:
     """Move a bisection's positive or negative end to the write ``obs`` observed."""
     positive = _shows(b["slot"], obs)
@@ -868,9 +896,9 @@ def _cross_record_pairs(labelled: list[tuple[Action, bool]], state: Any, fields:
 
 def _candidates(trig_obs: list[Observation], state: Any, session: DiscoverySession, limit: int = 400,
                 leave_out_inserts: bool = True) -> list[Action]:
-    """Writes seen on a trigger: with one field left out (updates; inserts too unless
-    ``leave_out_inserts`` is False), moved to other records (updates, deletes) or other parents
-    (inserts)."""
+    """Writes seen on a trigger: with one field left out (updates, on their own record and on two
+    others that hold the value left out; inserts too unless ``leave_out_inserts`` is False), moved
+    to other records (updates, deletes) or other parents (inserts)."""
     out: list[Action] = []
     schema = state.schema
     # an insert with one field left out (the state a clone happened to carry, left to its
@@ -884,7 +912,12 @@ def _candidates(trig_obs: list[Observation], state: Any, session: DiscoverySessi
             # the same write with one field left out: tells a cause from a field written along with
             # it in every positive (a value a bisection carried into each of its probes)
             for f in a.values:
-                out.append(Action("update", a.table, a.id, {g: v for g, v in a.values.items() if g != f}))
+                rest = {g: v for g, v in a.values.items() if g != f}
+                out.append(Action("update", a.table, a.id, rest))
+                # and on records that already hold the value left out: tells a rule on a state
+                # (an issued bill whose days overdue change) from one on the change into it
+                holders = [rec["id"] for rec in state.rows(a.table) if rec["id"] != a.id and values_equal(rec.get(f), a.values[f])]
+                out.extend(Action("update", a.table, rid, dict(rest)) for rid in holders[:2])
         if a.op in ("update", "delete"):
             for rec in state.rows(a.table):
                 if rec["id"] != a.id:

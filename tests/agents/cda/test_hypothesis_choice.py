@@ -277,3 +277,78 @@ def test_a_rival_is_put_to_the_test_again_once_the_rule_it_rivals_is_revised(tmp
     model.revise(rid, {**rule, "condition": "changed(committed) and current.committed > 100"}, reason="bisected")
     probes = [a for _, a in policy._disambiguations(session)]
     assert Action("update", "budget", "B2", {"committed": 150}) in probes
+
+
+_ISSUED = {
+    "format": "worldshift/1",
+    "name": "issued-A",
+    "tables": {
+        "bill": {"fields": {"status": {"type": "choice", "choices": ["draft", "issued", "overdue"], "default": "draft"},
+                            "days": {"type": "number", "default": 0}}},
+    },
+    "records": {
+        "bill": [{"id": "D1", "status": "draft", "days": 0}, {"id": "D2", "status": "draft", "days": 0},
+                 {"id": "I1", "status": "issued", "days": 0}, {"id": "O1", "status": "overdue", "days": 3}],
+    },
+    "rules": [
+        {"id": "overdue", "table": "bill", "events": ["update"], "when": "before",
+         "condition": "changed(days) and current.days > 0 and current.status == 'issued'", "actions": [{"set": {"status": "'overdue'"}}]},
+    ],
+    "tests": [],
+}
+
+
+def test_a_state_written_along_in_every_positive_gets_a_rival_tried_on_a_record_already_in_it(tmp_path):
+    # every write that made a bill overdue also issued it (a sweep write "issued, with large
+    # numbers"): "changes_to(status, 'issued')" fits, and so does the state the rule reads; the
+    # state reading is kept as a rival, and the write that tells the two apart is the same write
+    # on a bill already issued
+    world = _load(tmp_path, _ISSUED)
+    writes = [("D1", {"status": "issued", "days": 5}), ("D2", {"status": "issued", "days": 9}),
+              ("D1", {"days": 5}), ("D2", {"status": "issued"}), ("O1", {"days": 7}), ("I1", {"status": "draft", "days": 4})]
+    platform = Platform(world)
+    obs = observe_writes(platform, [Action("update", "bill", rid, values) for rid, values in writes])
+    learned = Inducer(world.schema).learn_slot(("own", "bill", "update", "status"), obs)
+    assert learned is not None
+    assert "changes_to(status, 'issued')" in (learned.rule.get("condition") or ""), "the fixture is meant to make the change the first choice"
+    rivals = [a.get("condition") or "" for a in learned.alternatives]
+    assert any("current.status == 'issued'" in c and "changes_to" not in c for c in rivals), rivals
+    model = RuleModel(world.schema, world.name)
+    rid = model.add(learned.rule, reason="learned", evidence=[])
+    session = _session(world, model, obs)
+    session.scratch["alternatives"] = {rid: learned.alternatives}
+    probes = [a for _, a in SystematicPolicy()._disambiguations(session)]
+    # (a write on the issued bill: there the status does not change, and only the state reading fires)
+    assert any(a.id == "I1" and "days" in a.values for a in probes), probes
+    # the world's answer there leaves the change out of the rule
+    probe = next(a for a in probes if a.id == "I1")
+    relearned = Inducer(world.schema).learn_slot(("own", "bill", "update", "status"), obs + observe_writes(platform, [probe]))
+    assert relearned is not None and "changes_to" not in (relearned.rule.get("condition") or "")
+
+
+def test_a_change_into_a_state_with_no_other_change_to_fire_on_gets_no_state_rival(tmp_path):
+    # "changes_to(status, 'issued')" alone: the state reading would fire on writes that change
+    # nothing, so it is no rival (and no write is spent on it)
+    spec = {**_ISSUED, "rules": [{"id": "stamp", "table": "bill", "events": ["update"], "when": "before",
+                                  "condition": "changes_to(status, 'issued')", "actions": [{"set": {"days": "1"}}]}]}
+    world = _load(tmp_path, spec)
+    writes = [("D1", {"status": "issued"}), ("D2", {"status": "issued"}), ("O1", {"status": "draft"})]
+    obs = observe_writes(Platform(world), [Action("update", "bill", rid, values) for rid, values in writes])
+    learned = Inducer(world.schema).learn_slot(("own", "bill", "update", "days"), obs)
+    assert learned is not None
+    assert not any("current.status == 'issued'" in (a.get("condition") or "") for a in learned.alternatives)
+
+
+def test_a_rule_kept_from_an_earlier_world_has_its_state_rival_tried_from_the_writes_it_fired_on(tmp_path):
+    # an inherited rule is not learned again while it fits, so induction gives it no rivals; its
+    # state reading is still put to the test, from the write it fired on though a dozen later
+    # writes on the trigger (this world's sweep) come after it
+    world = _load(tmp_path, _ISSUED)
+    rule = {"id": "inherited", "table": "bill", "events": ["update"], "when": "before",
+            "condition": "changed(days) and changes_to(status, 'issued')", "actions": [{"set": {"status": "'overdue'"}}]}
+    writes = [("D1", {"status": "issued", "days": 5})] + [(rid, {"status": st}) for rid in ("D1", "D2", "O1") for st in ("draft", "overdue")] * 2
+    obs = observe_writes(Platform(world), [Action("update", "bill", rid, values) for rid, values in writes])
+    model = RuleModel(world.schema, world.name)
+    model.add(rule, reason="kept", evidence=[])
+    probes = [a for _, a in SystematicPolicy()._disambiguations(_session(world, model, obs))]
+    assert any(a.id == "I1" and "days" in a.values for a in probes), probes
