@@ -265,6 +265,7 @@ class SystematicPolicy:
                         out.append((f"insert {t} without {fname}", Action("insert", t, session.platform.new_id(t), values)))
         out.extend(self._intermediate_probes(session))
         out.extend(self._cascade_probes(session))
+        out.extend(self._zeros_kept_probes(session))
         out.extend(self._created_probes(session))
         out.extend(self._recount_events(session))
         out.extend(self._disambiguations(session))
@@ -349,6 +350,39 @@ class SystematicPolicy:
                     continue
                 done.add(key)
                 out.append((f"cascade {t2} {sorted(inputs)} (the world set {states} along)", Action("update", t2, rid, inputs)))
+        return out
+
+    def _zeros_kept_probes(self, session: DiscoverySession, limit: int = 4) -> list[tuple[str, Action]]:
+        """Where a write of several numbers set a field of its own record it did not write (or
+        ended with another state than it wrote), the same write without one of the numbers it
+        raised from 0, one probe per (table, number) and world.
+
+        A sweep write that sets every number of a record large (an issued bill's days overdue, with
+        its late fee and amount paid too) also breaks the guards that ask a number to stay 0 (a
+        late fee is charged while the bill's late fee is 0): the rule behind such a guard never
+        fires on those writes, and nothing else writes the trigger without the number.
+        """
+        s = self._scratch(session)
+        done: set[tuple[str, str]] = s.setdefault("zeros_kept", set())
+        schema = session.platform.schema()
+        initial = session.platform_initial
+        out: list[tuple[str, Action]] = []
+        for o in session.observations:
+            a = o.action
+            if len(out) >= limit or o.rolled_back or a.op != "update" or len(a.values) < 3:
+                continue
+            states = set(schema.tables[a.table].fields_of_type("choice", "boolean"))
+            if not any(e[0] == "set" and (e[1], e[2]) == (a.table, a.id) and e[3] not in a.values for e in o.effects) \
+                    and not states.intersection(_overridden(o)):
+                continue  # no rule of its own record showed (a derived number written over is no sign)
+            rec = initial.get(a.table, a.id)
+            if rec is None:
+                continue
+            for f, v in sorted(a.values.items()):
+                if len(out) >= limit or (a.table, f) in done or not (is_number(v) and float(v) != 0 and is_number(rec.get(f)) and float(rec[f]) == 0):
+                    continue
+                done.add((a.table, f))
+                out.append((f"zeros kept {a.table}.{f}", Action("update", a.table, a.id, {g: w for g, w in a.values.items() if g != f})))
         return out
 
     def _created_probes(self, session: DiscoverySession, limit: int = 4) -> list[tuple[str, Action]]:
