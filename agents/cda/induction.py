@@ -48,7 +48,7 @@ from agents.cda.predictions import PredictionCache, mispredicted
 from agents.cda.session import Observation
 from agents.cda.slots import Slot, effects_in_slot, slot_of_rule, slots_of_effects
 
-__all__ = ["Inducer", "InductionResult", "InsertFill", "LearnedSlot", "induce_until_stable", "keep_threshold_boundaries", "state_rivals"]
+__all__ = ["Inducer", "InductionResult", "InsertFill", "LearnedSlot", "induce_until_stable", "keep_threshold_boundaries", "kept_rule_rivals"]
 
 
 @dataclass
@@ -1751,12 +1751,21 @@ def state_rival_terms(term: Sequence[str]) -> Iterator[list[str]]:
         yield [*term[:j], f"current.{m.group(1)} == {m.group(2)}", *term[j + 1:]]
 
 
-def state_rivals(rule: dict[str, Any]) -> list[dict[str, Any]]:
+def kept_rule_rivals(rule: dict[str, Any]) -> list[dict[str, Any]]:
     """``rule`` with its plain-conjunction condition read on states instead of changes into them
-    (see :func:`state_rival_terms`); [] for other conditions. For rules kept from an earlier
-    world, whose rivals induction does not compute again while they fit."""
+    (see :func:`state_rival_terms`), and without each ``changed(f)`` where the condition has a
+    change of another field to fire on (a number every positive wrote along: a sweep write sets
+    them all); [] for other conditions. For rules kept from an earlier world, or revised in
+    this one, whose rivals induction does not compute again while they fit."""
     terms = _conjunction_terms(rule.get("condition"))
-    return [{**rule, "condition": " and ".join(t)} for t in state_rival_terms(terms)] if terms else []
+    if not terms:
+        return []
+    rivals = list(state_rival_terms(terms))
+    for j, lit in enumerate(terms):
+        m = re.fullmatch(r"changed\((\w+)\)", lit)
+        if m and any(g != m.group(1) for x in terms if x != lit for g in _CHANGE_OF.findall(x)):
+            rivals.append([*terms[:j], *terms[j + 1:]])
+    return [{**rule, "condition": " and ".join(t)} for t in rivals]
 
 
 def _order_rivals_by_evidence(model: RuleModel, groups: dict[tuple[str, str], list[Any]], wanted: dict[str, int],

@@ -25,7 +25,7 @@ from memkit.rules.values import value_key, values_equal
 
 from agents.cda.experiments import bisect_pairs, generalise, is_aimed_number_write, raised_fields, status_fields_of, sweep
 from agents.cda.hypotheses import nice_between, significant_digits
-from agents.cda.induction import Inducer, InsertFill, induce_until_stable, state_rivals
+from agents.cda.induction import Inducer, InsertFill, induce_until_stable, kept_rule_rivals
 from agents.cda.predictions import mispredicted, predictions_of
 from agents.cda.session import DiscoverySession, Observation
 from agents.cda.slots import Slot, effects_in_slot, slot_of_rule, slots_of_effects
@@ -353,8 +353,8 @@ class SystematicPolicy:
         return out
 
     def _zeros_kept_probes(self, session: DiscoverySession, limit: int = 4) -> list[tuple[str, Action]]:
-        """Where a write of several numbers set a field of its own record it did not write (or
-        ended with another state than it wrote), the same write without one of the numbers it
+        """Where an update of three fields or more set a field of its own record it did not write
+        (or ended with another state than it wrote), the same write without one of the numbers it
         raised from 0, one probe per (table, number) and world.
 
         A sweep write that sets every number of a record large (an issued bill's days overdue, with
@@ -628,9 +628,10 @@ class SystematicPolicy:
         every other record (or, for inserts, under other parents); the first one
         on which the model with the rule and the model with its rival disagree
         is run, and the next induction keeps whichever the world agrees with.
-        Every rule also has its reading of a state as a change into it put to
-        the test (``state_rivals``); where no move of the trigger's last writes
-        tells the two apart, the older writes the rule fired on are moved.
+        Every rule also has its reading of a state as a change into it, and
+        each change it reads along with another, put to the test
+        (``kept_rule_rivals``); where no move of the trigger's last writes tells
+        a rule from such a rival, the older writes the rule fired on are moved.
         """
         s = self._scratch(session)
         tested: set[str] = s.setdefault("disambiguated", set())
@@ -646,12 +647,13 @@ class SystematicPolicy:
         # (most of this planning step's engine runs on large worlds went to recomputing them)
         base_effects: dict[str, _Outcome | None] = {}
         rivals = {rid: list(alts) for rid, alts in s.get("alternatives", {}).items() if rid in active}
-        state_readings: set[tuple[str, str]] = set()
+        readings: set[tuple[str, str]] = set()
         for r in rules:
-            # a rule kept from an earlier world is not learned again while it fits, so its
-            # reading of a state as a change into it is put to the test here
-            for alt in state_rivals(session.model.get(r.id).rule):
-                state_readings.add((r.id, alt["condition"]))
+            # a rule kept from an earlier world (or revised in this one) is not learned again while
+            # it fits: its reading of a state as a change into it, and of a change written along
+            # with its trigger, are put to the test here
+            for alt in kept_rule_rivals(session.model.get(r.id).rule):
+                readings.add((r.id, alt["condition"]))
                 if alt not in rivals.get(r.id, []):
                     rivals.setdefault(r.id, []).append(alt)
         for rid, alts in sorted(rivals.items()):
@@ -678,10 +680,10 @@ class SystematicPolicy:
                 value_rival = lr.rule.get("when") == "before" and alt.get("actions") != lr.rule.get("actions")
                 candidates = _candidates(trig_obs, state, session, leave_out_inserts=not value_rival)
                 probe = _first_disagreement(engine, rival_engine, state, candidates, seen, base_effects)
-                if probe is None and (rid, alt.get("condition")) in state_readings:
+                if probe is None and (rid, alt.get("condition")) in readings:
                     # the candidates come from the trigger's last writes; the writes the rule fired on
                     # may be older (an inherited rule's evidence, replayed first in this world). Only
-                    # for the state readings: other rivals tried on older writes cost ews-A its last
+                    # for these readings: every rival tried on older writes cost ews-A its last
                     # disambiguations (0.98)
                     fired = [o for o in trig_obs[:-12] if _fired(slot_of_rule(by_id[rid]), o)][-4:]
                     if fired:

@@ -352,3 +352,21 @@ def test_a_rule_kept_from_an_earlier_world_has_its_state_rival_tried_from_the_wr
     model.add(rule, reason="kept", evidence=[])
     probes = [a for _, a in SystematicPolicy()._disambiguations(_session(world, model, obs))]
     assert any(a.id == "I1" and "days" in a.values for a in probes), probes
+
+
+def test_a_kept_rule_has_each_change_it_reads_along_with_another_as_a_rival():
+    from agents.cda.induction import kept_rule_rivals
+
+    # every positive wrote the amount along with the days (a sweep write sets every number):
+    # the rule without either change is a rival; a lone change is the rule's trigger and stays
+    rule = {"id": "R", "table": "bill", "events": ["update"], "when": "before",
+            "condition": "changed(days) and changed(amount) and current.status == 'issued'", "actions": [{"set": {"status": "'overdue'"}}]}
+    conditions = [r["condition"] for r in kept_rule_rivals(rule)]
+    assert "changed(days) and current.status == 'issued'" in conditions
+    assert "changed(amount) and current.status == 'issued'" in conditions
+    assert kept_rule_rivals({**rule, "condition": "changed(amount) and current.status == 'issued'"}) == []
+    # a change into a state read as the state; not where the rule has no other change to fire on
+    assert [r["condition"] for r in kept_rule_rivals({**rule, "condition": "changed(days) and changes_to(status, 'issued')"})] \
+        == ["changed(days) and current.status == 'issued'", "changes_to(status, 'issued')"]
+    assert kept_rule_rivals({**rule, "condition": "changes_to(status, 'issued')"}) == []
+    assert kept_rule_rivals({**rule, "condition": "changed(days) or changed(amount)"}) == []
