@@ -879,7 +879,8 @@ class Inducer:
     def _dnf_alternatives(self, dnf: list[list[str]], found: list[list[list[str]]], lits: Sequence[Any],
                           truth: Callable[[str], list[bool]], pos: list[int], neg: list[int]) -> list[list[list[str]]]:
         """Conditions that fit the same examples: the other strategies' answers, the answer with the
-        change of a thresholded field added, and answers that avoid each literal of the chosen one."""
+        change of a thresholded field added, its changes into states read as the states (see
+        :func:`state_rival_terms`), and answers that avoid each literal of the chosen one."""
         out = [d for d in found[1:] if d]
         for k, term in enumerate(dnf):
             if any(lit.startswith("change") for lit in term):
@@ -1606,6 +1607,8 @@ def _reads_any(src: str, fields: set[str]) -> bool:
 _CHANGE_OF = re.compile(r"\bchange(?:d|s_to|s_from)\(\s*([A-Za-z_]\w*)\b")
 # a change into a state, as a whole literal: changes_to(status, 'issued') (field, value)
 _CHANGES_TO = re.compile(r"changes_to\((\w+), ('[^']*'|true|false)\)")
+# a plain change, as a whole literal: changed(amount) (field)
+_CHANGED = re.compile(r"changed\((\w+)\)")
 
 
 def _literal_reads(src: str, fields: set[str]) -> bool:
@@ -1762,7 +1765,7 @@ def kept_rule_rivals(rule: dict[str, Any]) -> list[dict[str, Any]]:
         return []
     rivals = list(state_rival_terms(terms))
     for j, lit in enumerate(terms):
-        m = re.fullmatch(r"changed\((\w+)\)", lit)
+        m = _CHANGED.fullmatch(lit)
         if m and any(g != m.group(1) for x in terms if x != lit for g in _CHANGE_OF.findall(x)):
             rivals.append([*terms[:j], *terms[j + 1:]])
     return [{**rule, "condition": " and ".join(t)} for t in rivals]
