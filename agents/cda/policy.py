@@ -229,7 +229,7 @@ class SystematicPolicy:
             # a field the write set that the record does not hold afterwards is a before rule's
             # effect too, though side effects leave it out (an emergency admission inserted as
             # cancelled that comes out admitted): such an outcome is generalised like any other
-            slots = sorted({*slots_of_effects(obs.action, obs.effects), *(("own", obs.action.table, obs.action.op, f) for f in _overridden(obs))})
+            slots = sorted(_shown_slots(obs))
             if not slots:
                 continue
             # one generalisation per kind of outcome: the same slots from the same kind of write
@@ -810,12 +810,15 @@ def _shows(slot: Slot, obs: Observation) -> bool:
     return slot in slots_of_effects(obs.action, obs.effects)
 
 
+def _shown_slots(obs: Observation) -> set[Slot]:
+    """The slots ``obs`` shows an effect in; a field the write set that ended with another value
+    counts for its own slot (side effects leave the written fields out)."""
+    return {*slots_of_effects(obs.action, obs.effects), *(("own", obs.action.table, obs.action.op, f) for f in _overridden(obs))}
+
+
 def _fired(slots: Sequence[Slot], obs: Observation) -> bool:
-    """Whether ``obs`` shows an effect in one of ``slots``; a field the write set that ended with
-    another value counts for its own slot (side effects leave the written fields out)."""
-    shown = slots_of_effects(obs.action, obs.effects)
-    return any(sl in shown or (sl[0] == "own" and sl[1:3] == (obs.action.table, obs.action.op) and sl[3] in _overridden(obs))
-               for sl in slots)
+    """Whether ``obs`` shows an effect in one of ``slots`` (see ``_shown_slots``)."""
+    return not _shown_slots(obs).isdisjoint(slots)
 
 
 def _narrow(b: dict[str, Any], obs: Observation) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import yaml
+
 from memkit.rules import Action, Engine, load_world, score_world
 from memkit.rules.model import RuleModel
 from memkit.rules.predict import effects_of_tests
@@ -13,10 +15,11 @@ from memkit.rules.world import World
 from agents.cda.graph import build_discovery_graph, discover
 from agents.cda.hypotheses import value_candidates
 from agents.cda.induction import Inducer
-from agents.cda.session import Observation
+from agents.cda.session import DiscoverySession, Observation
 from evals.worldshift.platform import Platform
 
-__all__ = ["induced", "discovered", "discovery_run", "observe_writes", "hand_made_world", "state_after", "iou_on_tests", "candidates_from"]
+__all__ = ["induced", "discovered", "discovery_run", "observe_writes", "hand_made_world", "world_from_spec", "session_over", "state_after",
+           "iou_on_tests", "candidates_from"]
 
 _WORLDS = Path(__file__).parent / "worlds"
 
@@ -37,6 +40,20 @@ def observe_writes(platform: Platform, actions: list[Action]) -> list[Observatio
 def hand_made_world(name: str) -> World:
     """A small hand-made world of ``tests/agents/cda/worlds`` (``name`` without ``.yaml``)."""
     return load_world(_WORLDS / f"{name}.yaml")
+
+
+def world_from_spec(tmp_path: Path, spec: dict) -> World:
+    """The world ``spec`` (a worldshift/1 mapping), written to a file under ``tmp_path`` and loaded."""
+    path = tmp_path / f"{spec['name']}.yaml"
+    path.write_text(yaml.safe_dump(spec))
+    return load_world(path)
+
+
+def session_over(world: World, model: RuleModel, observations: list[Observation]) -> DiscoverySession:
+    """A discovery session over ``world`` at its initial records, with these observations."""
+    platform = Platform(world)
+    return DiscoverySession(platform, model, budget=50, world=world.name, observations=observations,
+                            platform_initial=platform.snapshot())
 
 
 def induced(world: World, actions: list[Action]) -> RuleModel:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import yaml
-
-from memkit.rules import Action, load_world
+from memkit.rules import Action
 from memkit.rules.model import RuleModel
 
 from agents.cda import discover
@@ -12,27 +10,12 @@ from agents.cda.experiments import bisect_pairs
 from agents.cda.hypotheses import Literal, dnf_cost, learn_dnf, learn_dnf_candidates
 from agents.cda.induction import Inducer
 from agents.cda.policy import SystematicPolicy, _cross_record_pairs
-from agents.cda.session import DiscoverySession, Observation
 from evals.worldshift.platform import Platform
-from tests.agents.cda.helpers import discovery_run, observe_writes
+from tests.agents.cda.helpers import discovery_run, observe_writes, session_over, world_from_spec
 
 
 def _table(columns: dict[str, list[bool]]):
     return lambda src: columns[src]
-
-
-def _load(tmp_path, spec: dict):
-    """The world ``spec`` (a worldshift/1 mapping), written to a file and loaded."""
-    path = tmp_path / f"{spec['name']}.yaml"
-    path.write_text(yaml.safe_dump(spec))
-    return load_world(path)
-
-
-def _session(world, model: RuleModel, observations: list[Observation]) -> DiscoverySession:
-    """A discovery session over ``world`` at its initial records, with these observations."""
-    platform = Platform(world)
-    return DiscoverySession(platform, model, budget=50, world=world.name, observations=observations,
-                            platform_initial=platform.snapshot())
 
 
 def test_the_cheaper_of_two_fitting_conditions_wins():
@@ -156,7 +139,7 @@ def test_a_field_written_along_in_every_positive_gets_a_rival_and_an_experiment(
     # every write that made a loan late also reset 'renew' (a bisection carries such values into
     # each probe): "changed(renew)" fits as well as the state does; a rival without it is kept,
     # and the write that tells the two apart (the same write without 'renew') is proposed
-    world = _load(tmp_path, _LATE)
+    world = world_from_spec(tmp_path, _LATE)
     writes = [("L1", {"days": 5, "renew": 0}), ("L2", {"days": 12, "renew": 0}), ("L3", {"days": 2, "renew": 0}),
               ("L4", {"days": 7}), ("L1", {"renew": 0}), ("L5", {"days": 0, "renew": 0})]
     obs = observe_writes(Platform(world), [Action("update", "loan", rid, values) for rid, values in writes])
@@ -168,7 +151,7 @@ def test_a_field_written_along_in_every_positive_gets_a_rival_and_an_experiment(
     assert "changed(renew)" in conditions[0], "the fixture is meant to make the carried field the cheaper choice"
     model = RuleModel(world.schema, world.name)
     rid = model.add(learned.rule, reason="learned", evidence=[])
-    session = _session(world, model, obs)
+    session = session_over(world, model, obs)
     session.scratch["alternatives"] = {rid: learned.alternatives}
     probes = [a for _, a in SystematicPolicy()._disambiguations(session)]
     assert any("renew" not in a.values and "days" in a.values and a.id in ("L1", "L2", "L3") for a in probes)
@@ -202,40 +185,40 @@ _SHELF = {
 def test_a_value_the_world_turned_into_another_is_written_on_the_record_in_the_middle(tmp_path):
     # the model knows that a return makes the copy available; the world shows the copy on the hold
     # shelf: the copy's own rule is probed by making the copy available directly
-    world = _load(tmp_path, _SHELF)
+    world = world_from_spec(tmp_path, _SHELF)
     platform = Platform(world)
     obs = observe_writes(platform, [Action("update", "loan", "L1", {"state": "returned"}), Action("update", "loan", "L2", {"state": "returned"})])
     assert ("set", "copy", "C1", "status", "on_hold_shelf") in [tuple(e) for e in obs[0].effects]
     model = RuleModel(world.schema, world.name)
     model.add(_SHELF["rules"][0], reason="learned from returns")
-    session = _session(world, model, obs)
+    session = session_over(world, model, obs)
     probes = [a for _, a in SystematicPolicy()._intermediate_probes(session)]
     assert probes == [Action("update", "copy", "C1", {"status": "available"})]
 
 
 def test_a_number_the_world_computed_otherwise_is_no_intermediate_probe(tmp_path):
     # the model's count is off (a wrong expression), not moved on by a rule of the title
-    world = _load(tmp_path, _SHELF)
+    world = world_from_spec(tmp_path, _SHELF)
     platform = Platform(world)
     obs = observe_writes(platform, [Action("update", "loan", "L1", {"state": "returned"})])
     obs[0].effects.append(("set", "title", "T1", "holds", 1))
     model = RuleModel(world.schema, world.name)
     model.add({"id": "x", "table": "loan", "events": ["update"], "when": "after",
                "actions": [{"update": {"target": "current.copy.title", "set": {"holds": "5"}}}]}, reason="a wrong count")
-    session = _session(world, model, obs)
+    session = session_over(world, model, obs)
     assert SystematicPolicy()._intermediate_probes(session) == []
 
 
 def test_numbers_on_a_record_at_its_default_status_jump_the_queue_once_a_rule_sets_that_status(tmp_path):
     # a return that ends 'on_hold_shelf' shows a rule of the copy setting its status: the deferred
     # number writes on a copy at its default status are due now, ahead of the later phases
-    world = _load(tmp_path, _SHELF)
+    world = world_from_spec(tmp_path, _SHELF)
     platform = Platform(world)
     model = RuleModel(world.schema, world.name)
     status_write = ("copy.status -> x on C2 (status status at its default)", Action("update", "copy", "C2", {"status": "on_loan"}))
     other = ("loan.copy -> other copy", Action("update", "loan", "L1", {"copy": "C2"}))
     quiet = observe_writes(platform, [Action("update", "title", "T2", {"holds": 0})])
-    session = _session(world, model, quiet)
+    session = session_over(world, model, quiet)
     scratch = {"later": [[other, status_write]]}
     policy = SystematicPolicy()
     assert policy._status_writes_now_due(session, scratch) == []  # nothing sets a copy's status yet
@@ -262,14 +245,14 @@ _BUDGET = {
 def test_a_rival_is_put_to_the_test_again_once_the_rule_it_rivals_is_revised(tmp_path):
     # "over 1" and "over the amount" agree on every seen write moved to B2 (1000 and 1); once a
     # bisection has revised the rule to "over 100", 150 on B2 (amount 200) tells the two apart
-    world = _load(tmp_path, _BUDGET)
+    world = world_from_spec(tmp_path, _BUDGET)
     platform = Platform(world)
     obs = observe_writes(platform, [Action("update", "budget", "B1", {"committed": 1000}), Action("update", "budget", "B1", {"committed": 1})])
     rule = {"table": "budget", "events": ["update"], "when": "before", "actions": [{"set": {"over": "true"}}]}
     model = RuleModel(world.schema, world.name)
     rid = model.add({**rule, "condition": "changed(committed) and current.committed > 1"}, reason="learned")
     rival = {**rule, "condition": "current.amount < current.committed"}
-    session = _session(world, model, obs)
+    session = session_over(world, model, obs)
     session.scratch["alternatives"] = {rid: [rival]}
     policy = SystematicPolicy()
     assert policy._disambiguations(session) == []
@@ -303,7 +286,7 @@ def test_a_state_written_along_in_every_positive_gets_a_rival_tried_on_a_record_
     # numbers"): "changes_to(status, 'issued')" fits, and so does the state the rule reads; the
     # state reading is kept as a rival, and the write that tells the two apart is the same write
     # on a bill already issued
-    world = _load(tmp_path, _ISSUED)
+    world = world_from_spec(tmp_path, _ISSUED)
     writes = [("D1", {"status": "issued", "days": 5}), ("D2", {"status": "issued", "days": 9}),
               ("D1", {"days": 5}), ("D2", {"status": "issued"}), ("O1", {"days": 7}), ("I1", {"status": "draft", "days": 4})]
     platform = Platform(world)
@@ -315,7 +298,7 @@ def test_a_state_written_along_in_every_positive_gets_a_rival_tried_on_a_record_
     assert any("current.status == 'issued'" in c and "changes_to" not in c for c in rivals), rivals
     model = RuleModel(world.schema, world.name)
     rid = model.add(learned.rule, reason="learned", evidence=[])
-    session = _session(world, model, obs)
+    session = session_over(world, model, obs)
     session.scratch["alternatives"] = {rid: learned.alternatives}
     probes = [a for _, a in SystematicPolicy()._disambiguations(session)]
     # (a write on the issued bill: there the status does not change, and only the state reading fires)
@@ -331,7 +314,7 @@ def test_a_change_into_a_state_with_no_other_change_to_fire_on_gets_no_state_riv
     # nothing, so it is no rival (and no write is spent on it)
     spec = {**_ISSUED, "rules": [{"id": "stamp", "table": "bill", "events": ["update"], "when": "before",
                                   "condition": "changes_to(status, 'issued')", "actions": [{"set": {"days": "1"}}]}]}
-    world = _load(tmp_path, spec)
+    world = world_from_spec(tmp_path, spec)
     writes = [("D1", {"status": "issued"}), ("D2", {"status": "issued"}), ("O1", {"status": "draft"})]
     obs = observe_writes(Platform(world), [Action("update", "bill", rid, values) for rid, values in writes])
     learned = Inducer(world.schema).learn_slot(("own", "bill", "update", "days"), obs)
@@ -343,14 +326,14 @@ def test_a_rule_kept_from_an_earlier_world_has_its_state_rival_tried_from_the_wr
     # an inherited rule is not learned again while it fits, so induction gives it no rivals; its
     # state reading is still put to the test, from the write it fired on though a dozen later
     # writes on the trigger (this world's sweep) come after it
-    world = _load(tmp_path, _ISSUED)
+    world = world_from_spec(tmp_path, _ISSUED)
     rule = {"id": "inherited", "table": "bill", "events": ["update"], "when": "before",
             "condition": "changed(days) and changes_to(status, 'issued')", "actions": [{"set": {"status": "'overdue'"}}]}
     writes = [("D1", {"status": "issued", "days": 5})] + [(rid, {"status": st}) for rid in ("D1", "D2", "O1") for st in ("draft", "overdue")] * 2
     obs = observe_writes(Platform(world), [Action("update", "bill", rid, values) for rid, values in writes])
     model = RuleModel(world.schema, world.name)
     model.add(rule, reason="kept", evidence=[])
-    probes = [a for _, a in SystematicPolicy()._disambiguations(_session(world, model, obs))]
+    probes = [a for _, a in SystematicPolicy()._disambiguations(session_over(world, model, obs))]
     assert any(a.id == "I1" and "days" in a.values for a in probes), probes
 
 

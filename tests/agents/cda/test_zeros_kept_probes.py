@@ -4,15 +4,12 @@ bill's late fee is 0) never holds on a write that sets every number large."""
 
 from __future__ import annotations
 
-import yaml
-
-from memkit.rules import Action, load_world
+from memkit.rules import Action
 from memkit.rules.model import RuleModel
 
 from agents.cda.policy import SystematicPolicy
-from agents.cda.session import DiscoverySession
 from evals.worldshift.platform import Platform
-from tests.agents.cda.helpers import observe_writes
+from tests.agents.cda.helpers import observe_writes, session_over, world_from_spec
 
 _BILLS = {
     "format": "worldshift/1",
@@ -39,13 +36,10 @@ _BILLS = {
 
 
 def _probes(tmp_path, writes: list[tuple[str, dict]]) -> tuple[Platform, list[Action]]:
-    path = tmp_path / "zeros-A.yaml"
-    path.write_text(yaml.safe_dump(_BILLS))
-    world = load_world(path)
+    world = world_from_spec(tmp_path, _BILLS)
     platform = Platform(world)
     obs = observe_writes(platform, [Action("update", "bill", rid, values) for rid, values in writes])
-    session = DiscoverySession(platform, RuleModel(world.schema, world.name), budget=50, world=world.name,
-                               observations=obs, platform_initial=platform.snapshot())
+    session = session_over(world, RuleModel(world.schema, world.name), obs)
     return platform, [a for _, a in SystematicPolicy()._zeros_kept_probes(session)]
 
 
