@@ -647,8 +647,6 @@ def nice_between(lo: float, hi: float) -> float:
     if hi <= lo:
         return hi
     for step in (1000, 500, 100, 50, 10, 5, 1, 0.5, 0.1, 0.05, 0.01, 0.001, 0.0001):
-        import math
-
         x = math.floor(hi / step) * step
         if lo < x <= hi:
             return round(x, 6)
@@ -765,9 +763,9 @@ def _relative_change_literals(fname: str, values_of: Callable[[str], list[Any]],
                               pos_values_of: Callable[[str], list[Any]]) -> list[Literal]:
     """``current.f > previous.f * k`` (or ``<``): a change by more than a share of the value before
     (a raise above 10% opens a pay review). As with a threshold on one number, ``k`` is the nearest
-    negative's ratio (``>``) or the positives' own (``>=``), the rounder first, and only a round one
-    (three significant digits at most). A threshold on the number alone fits such writes on one
-    record only."""
+    negative's ratio (``>``), the positives' own (``>=``) or the roundest share between them, the
+    rounder first, and only a round one (three significant digits at most). A threshold on the
+    number alone fits such writes on one record only."""
 
     def ratios(values: Callable[[str], list[Any]]) -> list[float]:
         cur, prev = values(f"current.{fname}"), values(f"previous.{fname}")
@@ -784,18 +782,24 @@ def _relative_change_literals(fname: str, values_of: Callable[[str], list[Any]],
         return []
     every = ratios(values_of)
     lo, hi = min(pos), max(pos)
-    pairs: list[tuple[str, float, str, float]] = []
+    # (strict op, nearest negative's ratio, loose op, positives' edge, the roundest share between)
+    pairs: list[tuple[str, float, str, float, float]] = []
     below = [r for r in every if r < lo]
     if lo > 1 and below and max(below) >= 1:
-        pairs.append((">", max(below), ">=", lo))
+        pairs.append((">", max(below), ">=", lo, nice_between(max(below), lo)))
     above = [r for r in every if r > hi]
     if hi < 1 and above and min(above) <= 1:
-        pairs.append(("<", min(above), "<=", hi))
+        pairs.append(("<", min(above), "<=", hi, -nice_between(-min(above), -hi)))
     out: list[Literal] = []
-    for strict, t, loose, edge in pairs:
+    for strict, t, loose, edge, between in pairs:
+        shares = [(strict, t), (loose, edge)]
+        # a bisection on one record stops at round values, not round shares (988 -> 1100 is 1.113,
+        # 1000.01 is 1.012): the share the rule was written with (1.1) lies between
+        if between != edge:
+            shares.append((strict, between))
         # only a round share (1.1, 1.25, 2): a threshold on the number alone fits the same writes
         # as well until one on another record tells them apart, and that costs a write per rule
-        nice = [(significant_digits(k), literal(op, k)) for op, k in ((strict, t), (loose, edge)) if significant_digits(k) <= 3]
+        nice = [(significant_digits(k), literal(op, k)) for op, k in shares if significant_digits(k) <= 3]
         out += [Literal(src, 3 + n) for n, (_, src) in enumerate(sorted(nice, key=lambda p: p[0]))]
     return out
 

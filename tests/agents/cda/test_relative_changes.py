@@ -26,3 +26,17 @@ def test_a_raise_above_a_share_of_the_salary_before_is_learned():
     # on an employee none of the writes touched: 15% opens a review, 5% does not
     assert _reviews_after(model, world, Action("update", "employee", "E3", {"salary": 2300})) == 1, texts
     assert _reviews_after(model, world, Action("update", "employee", "E3", {"salary": 2100})) == 0, texts
+
+
+def test_the_round_share_between_unround_ratios_is_learned():
+    # a bisection's writes stop at round salaries, not round shares: 1113 on 1000 (1.113) and 3400
+    # on 3000 (1.133) open reviews, 1012 (1.012) and 3100 (1.033) do not; only 1.1 between is round
+    writes = [Action("update", "employee", "E1", {"salary": 1113}), Action("update", "employee", "E1", {"salary": 1012}),
+              Action("update", "employee", "E2", {"salary": 3400}), Action("update", "employee", "E2", {"salary": 3100})]
+    world = hand_made_world("raises-A")
+    model = induced(world, writes)
+    texts = [lr.text for lr in model.active()]
+    assert any("previous.salary * 1.1" in t and "1.11" not in t for t in texts), texts
+    # 1.06 on E3 is below the share, 1.15 above it: both ratios lie outside the writes' range
+    assert _reviews_after(model, world, Action("update", "employee", "E3", {"salary": 2120})) == 0, texts
+    assert _reviews_after(model, world, Action("update", "employee", "E3", {"salary": 2300})) == 1, texts
