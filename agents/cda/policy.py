@@ -33,6 +33,9 @@ from agents.cda.slots import Slot, effects_in_slot, slot_of_rule, slots_of_effec
 __all__ = ["SystematicPolicy"]
 
 _REFILLS = 8  # refills one plan may try before it gives up (each is a phase or a round of follow-ups)
+# a condition's test of one of the rule's own record's choices: current.method == 'card' (not
+# current.charge.status == ..., whose field is not the record's own)
+_OWN_CHOICE = re.compile(r"(?<![\w.])current\.(\w+) == '([^']*)'")
 
 
 class SystematicPolicy:
@@ -266,6 +269,7 @@ class SystematicPolicy:
         out.extend(self._intermediate_probes(session))
         out.extend(self._cascade_probes(session))
         out.extend(self._zeros_kept_probes(session))
+        out.extend(self._other_choice_inserts(session))
         out.extend(self._created_probes(session))
         out.extend(self._recount_events(session))
         out.extend(self._disambiguations(session))
@@ -384,6 +388,39 @@ class SystematicPolicy:
                 done.add((a.table, f))
                 out.append((f"zeros kept {a.table}.{f}", Action("update", a.table, a.id, {g: w for g, w in a.values.items() if g != f})))
         return out
+
+    def _other_choice_inserts(self, session: DiscoverySession, limit: int = 6) -> list[tuple[str, Action]]:
+        """Where a rule fired on insert reads one of its record's choices (``current.method ==
+        'bank_transfer'``), the last insert it fired on again with each other choice of that field
+        no insert of this world has written, once per (table, field) and world.
+
+        The writes that follow an insert up (generalisations, the same insert under other parents,
+        with a field left out) keep its choices: a rule that holds for two of them (bank transfers
+        and card payments clear at once) is learned for the one the first insert carried.
+        """
+        s = self._scratch(session)
+        done: set[tuple[str, str]] = s.setdefault("other_choices", set())
+        schema = session.platform.schema()
+        out: list[tuple[str, Action]] = []
+        for rule in session.model.active_rules():
+            if "insert" not in rule.events:
+                continue
+            spec = schema.tables[rule.table]
+            slots = slot_of_rule(rule)
+            inserts = [o for o in session.observations if o.action.op == "insert" and o.action.table == rule.table and not o.rolled_back]
+            for f, v in _OWN_CHOICE.findall(rule.to_dict().get("condition") or ""):
+                if len(out) >= limit or (rule.table, f) in done or spec.fields.get(f) is None or spec.fields[f].type != "choice":
+                    continue
+                fired = [o for o in inserts if _fired(slots, o) and o.action.values.get(f, spec.fields[f].default) == v]
+                if not fired:
+                    continue
+                done.add((rule.table, f))
+                written = {o.action.values.get(f, spec.fields[f].default) for o in inserts}
+                for c in spec.fields[f].choices or ():
+                    if c not in written:
+                        values = {**fired[-1].action.values, f: c}
+                        out.append((f"insert {rule.table} with {f} = {c!r}", Action("insert", rule.table, session.platform.new_id(rule.table), values)))
+        return out[:limit]
 
     def _created_probes(self, session: DiscoverySession, limit: int = 4) -> list[tuple[str, Action]]:
         """Where a write created a record whose choice or flag is off its default and no insert
