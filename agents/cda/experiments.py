@@ -21,7 +21,8 @@ from memkit.rules.values import values_equal
 
 from agents.cda.hypotheses import copied_fields
 
-__all__ = ["sweep", "pick_records", "generalise", "bisect_pairs", "raised_fields", "status_fields_of", "is_aimed_number_write"]
+__all__ = ["sweep", "pick_records", "generalise", "bisect_pairs", "raised_fields", "status_fields_of", "is_aimed_number_write",
+           "record_with_flags_raised"]
 
 
 def _children(state: State, table: str) -> Iterator[tuple[str, str, str, dict[str, Any]]]:
@@ -87,6 +88,15 @@ def _record_away_from(state: State, table: str, field: str, value: Any) -> dict[
     counts = Counter(r[field] for r in others)
     # max keeps the earliest of equals: the table's order
     return max(others, key=lambda r: (spec.has_default and r[field] == spec.default, counts[r[field]]))
+
+
+def record_with_flags_raised(state: State, table: str, first: dict[str, Any]) -> dict[str, Any] | None:
+    """Another record of ``table`` with the most of the flags ``first`` has down raised (the
+    earliest of equals), or None where no record raises one."""
+    down = [f for f, spec in state.schema.tables[table].fields.items() if spec.type == "boolean" and not first.get(f)]
+    raised = {r["id"]: sum(1 for f in down if r.get(f) is True) for r in state.rows(table) if r["id"] != first["id"]}
+    best = max(raised, key=lambda rid: raised[rid], default=None)
+    return state.get(table, best) if best is not None and raised[best] > 0 else None
 
 
 def _parent_of_another_kind(state: State, table: str, current: Any) -> str | None:

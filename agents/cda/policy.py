@@ -23,7 +23,8 @@ from memkit.rules.rule import SetAction
 from memkit.rules.schema import TableSpec, is_number
 from memkit.rules.values import value_key, values_equal
 
-from agents.cda.experiments import bisect_pairs, generalise, is_aimed_number_write, raised_fields, status_fields_of, sweep
+from agents.cda.experiments import (bisect_pairs, generalise, is_aimed_number_write, raised_fields, record_with_flags_raised,
+                                    status_fields_of, sweep)
 from agents.cda.hypotheses import nice_between, significant_digits
 from agents.cda.induction import Inducer, InsertFill, induce_until_stable, kept_rule_rivals
 from agents.cda.predictions import mispredicted, predictions_of
@@ -266,6 +267,7 @@ class SystematicPolicy:
                         values = {k: v for k, v in rows[0].items() if k not in ("id", fname) and v is not None}
                     if values is not None:
                         out.append((f"insert {t} without {fname}", Action("insert", t, session.platform.new_id(t), values)))
+        out.extend(self._flags_raised_repeats(session))
         out.extend(self._intermediate_probes(session))
         out.extend(self._cascade_probes(session))
         out.extend(self._zeros_kept_probes(session))
@@ -274,6 +276,36 @@ class SystematicPolicy:
         out.extend(self._recount_events(session))
         out.extend(self._disambiguations(session))
         out.extend(self._bisections(session))
+        return out
+
+    def _flags_raised_repeats(self, session: DiscoverySession) -> list[tuple[str, Action]]:
+        """A sweep's change of a choice that showed nothing, written again on a record with the most
+        of the flags the first record has down raised, once per write and world.
+
+        A rule on a change and a flag (a reefer box that is released is invoiced its power) shows
+        nothing on a first record with the flag down, and a write that shows nothing is not followed
+        up. Only such writes, and only in a later world, whose model is inherited: there the sweep
+        mostly confirms the rules, and a rule added since may hinge on a flag; in a first world
+        the 7-10 writes this costs took rules from ews-A (1.000 to 0.980) and lease-A.
+        """
+        if not any(lr.origin_world != session.world for lr in session.model.active()):
+            return []
+        s = self._scratch(session)
+        done: set[str] = s.setdefault("flags_raised", set())
+        initial = session.platform_initial
+        out: list[tuple[str, Action]] = []
+        for o in session.observations:
+            a = o.action
+            if a.op != "update" or len(a.values) != 1 or o.effects or _overridden(o) or o.rolled_back:
+                continue
+            [(f, v)] = a.values.items()
+            if o.purpose != f"{a.table}.{f} -> {v}" or o.purpose in done:
+                continue
+            done.add(o.purpose)
+            first = initial.get(a.table, a.id)
+            flagged = record_with_flags_raised(initial, a.table, first) if first is not None else None
+            if flagged is not None and not values_equal(flagged.get(f), v):
+                out.append((f"{o.purpose} on {flagged['id']} (flags raised)", Action("update", a.table, flagged["id"], {f: v})))
         return out
 
     def _intermediate_probes(self, session: DiscoverySession, limit: int = 6) -> list[tuple[str, Action]]:
