@@ -794,8 +794,11 @@ def _relative_change_literals(fname: str, values_of: Callable[[str], list[Any]],
     for strict, t, loose, edge, between in pairs:
         shares = [(strict, t), (loose, edge)]
         # a bisection on one record stops at round values, not round shares (988 -> 1100 is 1.113,
-        # 1000.01 is 1.012): the share the rule was written with (1.1) lies between
-        if between != edge:
+        # 1000.01 is 1.012): the share the rule was written with (1.1) lies between. Only where the
+        # two lie within a factor of 2: a sweep's large numbers (ten times the column's largest)
+        # would make "more than ten times the value before" a rival of every threshold (sealed-A
+        # lost 0.1 to the writes that tested them)
+        if between != edge and max(t, edge) <= 2 * min(t, edge):
             shares.append((strict, between))
         # only a round share (1.1, 1.25, 2): a threshold on the number alone fits the same writes
         # as well until one on another record tells them apart, and that costs a write per rule

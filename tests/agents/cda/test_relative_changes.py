@@ -40,3 +40,14 @@ def test_the_round_share_between_unround_ratios_is_learned():
     # 1.06 on E3 is below the share, 1.15 above it: both ratios lie outside the writes' range
     assert _reviews_after(model, world, Action("update", "employee", "E3", {"salary": 2120})) == 0, texts
     assert _reviews_after(model, world, Action("update", "employee", "E3", {"salary": 2300})) == 1, texts
+
+
+def test_no_share_between_ratios_a_factor_of_two_apart():
+    # a sweep's large number (ten times the column's largest) against a write that changed little:
+    # "more than ten times the value before" would be a rival of every threshold such writes show
+    from agents.cda.hypotheses import _relative_change_literals
+
+    values = {"current.salary": [17007, 1013], "previous.salary": [1000, 1000]}
+    positives = {"current.salary": [17007], "previous.salary": [1000]}
+    sources = [lit.source for lit in _relative_change_literals("salary", lambda s: values[s], lambda s: positives[s])]
+    assert not any("* 10" in s or "* 2" in s for s in sources), sources
