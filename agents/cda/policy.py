@@ -137,7 +137,7 @@ class SystematicPolicy:
         # the deletes of records whose children are in other states show a cascade's filter once,
         # and the inserts without a copied field a fill rule; an inherited model has had them in
         # its first world, and they cost a write per table (per copied field)
-        inherited = any(lr.origin_world != session.world for lr in session.model.active())
+        inherited = _inherited(session)
         return sweep(session.platform.schema(), session.platform_initial, self._scratch(session)["rng"],
                      records_per_table=self.records_per_table, new_id=session.platform.new_id,
                      children_deletes=not inherited, omit_copies=not inherited)
@@ -288,7 +288,7 @@ class SystematicPolicy:
         mostly confirms the rules, and a rule added since may hinge on a flag; in a first world
         the 7-10 writes this costs took rules from ews-A (1.000 to 0.980) and lease-A.
         """
-        if not any(lr.origin_world != session.world for lr in session.model.active()):
+        if not _inherited(session):
             return []
         s = self._scratch(session)
         done: set[str] = s.setdefault("flags_raised", set())
@@ -433,21 +433,25 @@ class SystematicPolicy:
         s = self._scratch(session)
         done: set[tuple[str, str]] = s.setdefault("other_choices", set())
         schema = session.platform.schema()
+        inserts: dict[str, list[Observation]] = {}
+        for o in session.observations:
+            if o.action.op == "insert" and not o.rolled_back:
+                inserts.setdefault(o.action.table, []).append(o)
         out: list[tuple[str, Action]] = []
         for rule in session.model.active_rules():
             if "insert" not in rule.events:
                 continue
             spec = schema.tables[rule.table]
             slots = slot_of_rule(rule)
-            inserts = [o for o in session.observations if o.action.op == "insert" and o.action.table == rule.table and not o.rolled_back]
             for f, v in _OWN_CHOICE.findall(rule.to_dict().get("condition") or ""):
                 if len(out) >= limit or (rule.table, f) in done or spec.fields.get(f) is None or spec.fields[f].type != "choice":
                     continue
-                fired = [o for o in inserts if _fired(slots, o) and o.action.values.get(f, spec.fields[f].default) == v]
+                seen = inserts.get(rule.table, [])
+                fired = [o for o in seen if _fired(slots, o) and o.action.values.get(f, spec.fields[f].default) == v]
                 if not fired:
                     continue
                 done.add((rule.table, f))
-                written = {o.action.values.get(f, spec.fields[f].default) for o in inserts}
+                written = {o.action.values.get(f, spec.fields[f].default) for o in seen}
                 for c in spec.fields[f].choices or ():
                     if c not in written:
                         values = {**fired[-1].action.values, f: c}
@@ -829,6 +833,11 @@ class SystematicPolicy:
                     seen.add(repr(probe.to_dict()))
                     out.append((f"recount {lr.id} on {event}", probe))
         return out
+
+
+def _inherited(session: DiscoverySession) -> bool:
+    """Whether the session's model holds rules from an earlier world (a later world of a family)."""
+    return any(lr.origin_world != session.world for lr in session.model.active())
 
 
 def _engine_with(schema: Schema, rules: Sequence[Rule], rule: dict[str, Any]) -> Engine | None:
