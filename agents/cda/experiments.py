@@ -22,7 +22,7 @@ from memkit.rules.values import values_equal
 from agents.cda.hypotheses import copied_fields
 
 __all__ = ["sweep", "pick_records", "generalise", "bisect_pairs", "raised_fields", "status_fields_of", "is_aimed_number_write",
-           "record_with_flags_raised"]
+           "record_with_flags_raised", "choice_change_purpose"]
 
 
 def _children(state: State, table: str) -> Iterator[tuple[str, str, str, dict[str, Any]]]:
@@ -192,6 +192,12 @@ def raised_fields(state: State, action: Action) -> tuple[str, ...]:
     return tuple(f for f, d in _defaults(state, action.table, "choice").items() if rec.get(f) not in (None, d))
 
 
+def choice_change_purpose(table: str, field: str, value: Any) -> str:
+    """The purpose the sweep gives a change of one choice on its first records (``claim.status ->
+    approved``); the policy finds those writes among its observations by it."""
+    return f"{table}.{field} -> {value}"
+
+
 def status_fields_of(purpose: str) -> list[str]:
     """The choices a sweep write on a record at its default status is for ([] for other writes)."""
     m = re.search(r"\(status ([\w,]+) at its default\)$", purpose)
@@ -248,17 +254,17 @@ def sweep(schema: Schema, state: State, rng: random.Random, *, records_per_table
                 if fspec.type == "choice":
                     for choice in fspec.choices or ():
                         if choice != cur:
-                            add(0 if n == 0 else 2 if n == 1 else 3, f"{table}.{fname} -> {choice}", Action("update", table, rid, {fname: choice}))
+                            add(0 if n == 0 else 2 if n == 1 else 3, choice_change_purpose(table, fname, choice), Action("update", table, rid, {fname: choice}))
                             if n == 0 and numeric_big:
                                 # the same change on a record whose numbers are all large: conditions that
                                 # also need a threshold to hold show up here
-                                add(2, f"{table}.{fname} -> {choice} with large numbers", Action("update", table, rid, {fname: choice, **numeric_big}))
+                                add(2, f"{choice_change_purpose(table, fname, choice)} with large numbers", Action("update", table, rid, {fname: choice, **numeric_big}))
                     origin = _record_away_from(state, table, fname, cur) if n == 0 and cur is not None else None
                     if origin is not None:
                         # every write starts from the initial records, so the first record's own value is
                         # never a target above: the change into the state most records are in (a lease
                         # made active, a unit occupied) shows only on a record in another one
-                        add(0, f"{table}.{fname} -> {cur} on {origin['id']} (from {origin[fname]})",
+                        add(0, f"{choice_change_purpose(table, fname, cur)} on {origin['id']} (from {origin[fname]})",
                             Action("update", table, origin["id"], {fname: cur}))
                 elif fspec.type == "boolean" and n <= 1:
                     add(1 if n == 0 else 2, f"{table}.{fname} flipped", Action("update", table, rid, {fname: not bool(cur)}))

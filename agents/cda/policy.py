@@ -23,8 +23,8 @@ from memkit.rules.rule import SetAction
 from memkit.rules.schema import TableSpec, is_number
 from memkit.rules.values import value_key, values_equal
 
-from agents.cda.experiments import (bisect_pairs, generalise, is_aimed_number_write, raised_fields, record_with_flags_raised,
-                                    status_fields_of, sweep)
+from agents.cda.experiments import (bisect_pairs, choice_change_purpose, generalise, is_aimed_number_write, raised_fields,
+                                    record_with_flags_raised, status_fields_of, sweep)
 from agents.cda.hypotheses import nice_between, significant_digits
 from agents.cda.induction import Inducer, InsertFill, induce_until_stable, kept_rule_rivals
 from agents.cda.predictions import mispredicted, predictions_of
@@ -299,7 +299,7 @@ class SystematicPolicy:
             if a.op != "update" or len(a.values) != 1 or o.effects or _overridden(o) or o.rolled_back:
                 continue
             [(f, v)] = a.values.items()
-            if o.purpose != f"{a.table}.{f} -> {v}" or o.purpose in done:
+            if o.purpose != choice_change_purpose(a.table, f, v) or o.purpose in done:
                 continue
             done.add(o.purpose)
             first = initial.get(a.table, a.id)

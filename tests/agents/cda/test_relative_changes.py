@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from memkit.rules import Action
 
+from agents.cda.hypotheses import _relative_change_literals
 from tests.agents.cda.helpers import hand_made_world, induced, state_after
 
 # raises of 15% and 30% open a review, 5% and exactly 10% do not; 1150 opens one on E1, 3300 does not on E2
@@ -45,8 +46,6 @@ def test_the_round_share_between_unround_ratios_is_learned():
 def test_no_share_between_ratios_a_factor_of_two_apart():
     # a sweep's large number (ten times the column's largest) against a write that changed little:
     # "more than ten times the value before" would be a rival of every threshold such writes show
-    from agents.cda.hypotheses import _relative_change_literals
-
     values = {"current.salary": [17007, 1013], "previous.salary": [1000, 1000]}
     positives = {"current.salary": [17007], "previous.salary": [1000]}
     sources = [lit.source for lit in _relative_change_literals("salary", lambda s: values[s], lambda s: positives[s])]
